@@ -1,0 +1,37 @@
+# `make run` and `make test` work on a fresh machine: each creates .venv when missing and
+# installs the project with the pinned versions in constraints.txt, once per change of either file.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: run test bench lock clean
+
+run: $(STAMP)
+	$(BIN)/quiz
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11 or newer is needed as $(PYTHON) (set PYTHON=...)"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --editable '.[test]'
+	touch $(STAMP)
+
+# Re-resolve the newest versions allowed by pyproject.toml and pin them again.
+lock:
+	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	PIP_CONSTRAINT= .venv-lock/bin/pip install --quiet '.[test]' hatchling
+	head -n 2 constraints.txt > constraints.txt.new
+	.venv-lock/bin/pip freeze --exclude attention-quiz >> constraints.txt.new
+	rm -rf .venv-lock && mv constraints.txt.new constraints.txt
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache

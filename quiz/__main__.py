@@ -1,0 +1,5 @@
+"""Allow `python -m quiz`."""
+
+from quiz.cli import main
+
+raise SystemExit(main())

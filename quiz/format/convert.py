@@ -1,0 +1,291 @@
+"""Convert plain YAML data into the typed question model, reporting every problem with its line.
+
+Conversion is driven by the model's type hints, so the model is the one description of the
+format (the JSON Schema is generated from it too). Scalars arrive as text and are converted by
+their field's type: `1e-3` becomes a number in a number field, `yes` a boolean only in a boolean
+field, `010` is ten in an integer field and stays "010" in a text field, and `1:30` is never 90.
+A converter never raises for bad data: it reports a Diagnostic and returns INVALID, so one run
+lists all the problems of a file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
+
+from quiz.diagnostics import Location, Report
+from quiz.format.yaml_source import QuotedStr, YamlList, YamlMap
+
+INVALID: Final = object()
+"""What a converter returns after reporting a problem."""
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_TRUE: Final = frozenset({"true", "yes", "on"})
+_FALSE: Final = frozenset({"false", "no", "off"})
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Where a value stands, for messages: the file, its (line, column) and the field's name."""
+
+    path: Path
+    mark: tuple[int, int]
+    field: str
+
+    def location(self) -> Location:
+        return Location(self.path, *self.mark)
+
+    def child(self, name: str, mark: tuple[int, int]) -> Where:
+        return Where(self.path, mark, f"{self.field}.{name}" if self.field else name)
+
+    def item(self, index: int, mark: tuple[int, int]) -> Where:
+        return Where(self.path, mark, f"{self.field}[{index}]")
+
+
+class Convertible(Protocol):
+    """A model type that converts itself (texts, expressions) instead of being a plain dataclass."""
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object: ...
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]: ...
+
+
+Converter = Callable[[object, Where, Report], object]
+
+
+def describe(value: object) -> str:
+    """How a wrong value is named in messages: its kind and, for a short scalar, the value."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, YamlMap):
+        return "a mapping"
+    if isinstance(value, YamlList):
+        return "a list"
+    text = str(value)
+    return f"'{text}'" if len(text) <= 40 else f"'{text[:37]}...'"
+
+
+def converter_for(tp: object) -> Converter:
+    """The conversion function for a type hint (cached: built once per type)."""
+    return _converter_for(tp)
+
+
+@cache
+def _converter_for(tp: Any) -> Converter:
+    if tp is str:
+        return _to_str
+    if tp is bool:
+        return _to_bool
+    if tp is int:
+        return _to_int
+    if tp is float:
+        return _to_float
+    if isinstance(tp, type) and hasattr(tp, "from_yaml"):
+        return tp.from_yaml
+    if dataclasses.is_dataclass(tp):
+        return _dataclass_converter(tp)
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is Literal:
+        return _literal_converter(args)
+    if origin is typing.Annotated:
+        return _annotated_converter(tp)
+    if origin in (Union, types.UnionType):
+        return _optional_converter(args)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _sequence_converter(args[0])
+    if origin is dict and args[0] is str:
+        return _mapping_converter(args[1])
+    raise TypeError(f"the question model uses a type the converter does not know: {tp!r}")
+
+
+def _expected(where: Where, report: Report, what: str, value: object) -> object:
+    report.error(where.location(), f"{where.field}: expected {what}, got {describe(value)}")
+    return INVALID
+
+
+def _to_str(value: object, where: Where, report: Report) -> object:
+    if isinstance(value, str):
+        return str(value)
+    return _expected(where, report, "text", value)
+
+
+def _to_bool(value: object, where: Where, report: Report) -> object:
+    if isinstance(value, str):
+        word = value.lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+    return _expected(where, report, "true or false", value)
+
+
+def _to_int(value: object, where: Where, report: Report) -> object:
+    # Decimal only: `010` is ten (not YAML 1.1's octal eight) and `1:30` is an error, never 90.
+    if isinstance(value, str) and _INT.fullmatch(value.strip()):
+        return int(value)
+    return _expected(where, report, "a whole number", value)
+
+
+def _to_float(value: object, where: Where, report: Report) -> object:
+    if isinstance(value, str) and _FLOAT.fullmatch(value.strip()):
+        return float(value)
+    return _expected(where, report, "a number", value)
+
+
+def _literal_converter(choices: tuple[Any, ...]) -> Converter:
+    names = ", ".join(str(c) for c in choices)
+
+    def convert(value: object, where: Where, report: Report) -> object:
+        if isinstance(value, str) and value in choices:
+            return str(value)
+        hint = did_you_mean(value, choices)
+        report.error(where.location(), f"{where.field}: expected one of {names}, got {describe(value)}{hint}")
+        return INVALID
+
+    return convert
+
+
+def _optional_converter(args: tuple[Any, ...]) -> Converter:
+    rest = [a for a in args if a is not type(None)]
+    if len(rest) != 1 or len(args) != 2:
+        raise TypeError(f"only `T | None` unions are supported in the model, not {args!r}")
+    inner = converter_for(rest[0])
+
+    def convert(value: object, where: Where, report: Report) -> object:
+        return None if value is None else inner(value, where, report)
+
+    return convert
+
+
+def _sequence_converter(item_type: Any) -> Converter:
+    item = converter_for(item_type)
+
+    def convert(value: object, where: Where, report: Report) -> object:
+        if not isinstance(value, YamlList):
+            return _expected(where, report, "a list", value)
+        out = [item(v, where.item(i, m), report) for i, (v, m) in enumerate(zip(value, value.marks))]
+        return INVALID if any(v is INVALID for v in out) else tuple(out)
+
+    return convert
+
+
+def _mapping_converter(value_type: Any) -> Converter:
+    item = converter_for(value_type)
+
+    def convert(value: object, where: Where, report: Report) -> object:
+        if not isinstance(value, YamlMap):
+            return _expected(where, report, "a mapping", value)
+        out = {k: item(v, where.child(k, value.marks[k]), report) for k, v in value.items()}
+        return INVALID if any(v is INVALID for v in out.values()) else out
+
+    return convert
+
+
+def _annotated_converter(tp: Any) -> Converter:
+    base, *extras = get_args(tp)
+    tagged = next((e for e in extras if isinstance(e, Tagged)), None)
+    if tagged is None:
+        return converter_for(base)
+    return tagged.converter(get_args(base))
+
+
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """Marks a union of dataclasses told apart by the value of one field (`type: choice`)."""
+
+    field: str
+
+    def variants(self, members: tuple[Any, ...]) -> dict[str, Any]:
+        return {get_args(get_type_hints(m)[self.field])[0]: m for m in members}
+
+    def converter(self, members: tuple[Any, ...]) -> Converter:
+        by_tag = self.variants(members)
+        names = ", ".join(by_tag)
+
+        def convert(value: object, where: Where, report: Report) -> object:
+            if not isinstance(value, YamlMap):
+                return _expected(where, report, "a mapping", value)
+            tag = value.get(self.field)
+            if tag is None:
+                report.error(where.location(), f"{where.field or 'question'}: missing required field '{self.field}' (one of {names})")
+                return INVALID
+            member = by_tag.get(tag) if isinstance(tag, str) else None
+            if member is None:
+                at = where.child(self.field, value.marks[self.field])
+                hint = did_you_mean(tag, tuple(by_tag))
+                report.error(at.location(), f"{at.field}: unknown {self.field} {describe(tag)}; expected one of {names}{hint}")
+                return INVALID
+            return converter_for(member)(value, where, report)
+
+        return convert
+
+
+def did_you_mean(value: object, options: tuple[Any, ...] | list[str]) -> str:
+    """` (did you mean 'x'?)` for the closest of `options`, or an empty string."""
+    if not isinstance(value, str):
+        return ""
+    close = difflib.get_close_matches(value, [str(o) for o in options], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def yaml_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """The dataclass fields an author writes (fields marked `internal` are set by the loader)."""
+    return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+
+def is_required(f: dataclasses.Field[Any]) -> bool:
+    return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+
+
+def _dataclass_converter(cls: Any) -> Converter:
+    hints = get_type_hints(cls, include_extras=True)
+    fields = yaml_fields(cls)
+    converters = {f.name: converter_for(hints[f.name]) for f in fields}
+    required = [f.name for f in fields if is_required(f)]
+    label = getattr(cls, "yaml_label", cls.__name__)
+    check = getattr(cls, "check", None)
+
+    def convert(value: object, where: Where, report: Report) -> object:
+        if not isinstance(value, YamlMap):
+            return _expected(where, report, f"a mapping ({label})", value)
+        here = Where(where.path, value.mark, where.field)
+        ok = True
+        for key in value:
+            if key not in converters:
+                hint = did_you_mean(key, list(converters))
+                at = here.child(key, value.marks[key])
+                report.error(at.location(), f"unknown field '{key}' in {label}{hint}")
+                ok = False
+        missing = [name for name in required if value.get(name) is None]
+        for name in missing:
+            report.error(here.location(), f"{label}: missing required field '{name}'")
+        kwargs: dict[str, object] = {}
+        for key, raw in value.items():
+            convert_field = converters.get(key)
+            if convert_field is None or raw is None:
+                continue
+            converted = convert_field(raw, here.child(key, value.marks[key]), report)
+            if converted is INVALID:
+                ok = False
+            else:
+                kwargs[key] = converted
+        if not ok or missing:
+            return INVALID
+        made = cls(**kwargs)
+        if check is not None and not check(made, here, value, report):
+            return INVALID
+        return made
+
+    return convert

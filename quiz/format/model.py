@@ -1,0 +1,465 @@
+"""The question model: what an author may write in a question file, field by field.
+
+The loader converts YAML into these classes (see `convert.py`) and the JSON Schema for
+editors is generated from them (see `schema.py`), so this module is the single description of
+the format. `docs/authoring.md` explains it for authors, with an example of every type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any, ClassVar, Final, Literal
+
+from quiz.diagnostics import Location, Report
+from quiz.format.convert import INVALID, Tagged, Where, converter_for, describe
+from quiz.format.yaml_source import YamlList, YamlMap
+
+LANGUAGES: Final = ("en", "ja")
+ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
+HINT_PENALTY: Final = 0.25
+"""Default share of the score each hint used costs."""
+INTERNAL: Final = {"internal": True}
+"""Field metadata: set by the loader, never written by an author."""
+
+
+def doc(text: str, **extra: Any) -> dict[str, Any]:
+    """Field metadata carrying the description shown in the JSON Schema and the docs."""
+    return {"doc": text, **extra}
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Markdown with `$...$` maths, in English and optionally Japanese (English is the fallback)."""
+
+    en: str
+    ja: str | None = None
+    location: Location | None = field(default=None, compare=False, metadata=INTERNAL)
+
+    def get(self, lang: str) -> str:
+        """The text in `lang`, or English when that language is missing."""
+        return self.ja if lang == "ja" and self.ja else self.en
+
+    def items(self) -> list[tuple[str, str]]:
+        """(language, text) pairs present."""
+        return [(lang, text) for lang, text in (("en", self.en), ("ja", self.ja)) if text is not None]
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
+        location = where.location()
+        if isinstance(value, str):
+            return cls(en=str(value), location=location)
+        if not isinstance(value, YamlMap):
+            report.error(location, f"{where.field}: expected text or a mapping of languages (en, ja), got {describe(value)}")
+            return INVALID
+        ok = True
+        for lang in value:
+            if lang not in LANGUAGES:
+                report.error(where.child(lang, value.marks[lang]).location(), f"{where.field}: unknown language '{lang}'; expected en or ja")
+                ok = False
+        texts = {}
+        for lang in LANGUAGES:
+            raw = value.get(lang)
+            if raw is not None and not isinstance(raw, str):
+                report.error(where.child(lang, value.marks[lang]).location(), f"{where.field}.{lang}: expected text, got {describe(raw)}")
+                ok = False
+            texts[lang] = None if raw is None else str(raw)
+        if texts["en"] is None:
+            report.error(location, f"{where.field}: English text ('en') is required; other languages fall back to it")
+            ok = False
+        return cls(en=texts["en"] or "", ja=texts["ja"], location=location) if ok else INVALID
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        return {
+            "description": "Markdown with $...$ maths: one string (English), or a mapping of languages.",
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {"en": {"type": "string"}, "ja": {"type": "string"}},
+                    "required": ["en"],
+                    "additionalProperties": False,
+                },
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    """An expression for the restricted evaluator (`d_k`, `softmax(s / sqrt(d_k))[0]`).
+
+    A plain number or a (nested) list of expressions is accepted too, so a fixed answer reads
+    naturally: `answer: 0.881` or `answer: [0.881, 0.119]`.
+    """
+
+    source: str
+    location: Location | None = field(default=None, compare=False)
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
+        source = _expression_source(value)
+        if source is None:
+            report.error(where.location(), f"{where.field}: expected an expression, a number or a list of them, got {describe(value)}")
+            return INVALID
+        return cls(source, where.location())
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        scalar = {"type": ["string", "number", "boolean"]}
+        return {
+            "description": "An expression for the restricted evaluator, a number, or a list of them.",
+            "anyOf": [scalar, {"type": "array", "items": {"anyOf": [scalar, {"type": "array"}]}}],
+        }
+
+
+def _expression_source(value: object) -> str | None:
+    if isinstance(value, YamlList):
+        parts = [_expression_source(v) for v in value]
+        return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+    if isinstance(value, str) and value.strip():
+        return str(value)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A value in a list of choices: a number when it reads as one (and was not quoted), else text."""
+
+    value: int | float | str
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
+        if not isinstance(value, str):
+            report.error(where.location(), f"{where.field}: expected a number or text, got {describe(value)}")
+            return INVALID
+        if type(value) is not str:  # quoted: the author wants text
+            return cls(str(value))
+        for convert in (int, float):
+            try:
+                return cls(convert(value))
+            except ValueError:
+                continue
+        return cls(value)
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        return {"type": ["number", "string"]}
+
+
+def _error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> bool:
+    """Report `message` at `key` of `raw` (or at the mapping itself) and return False."""
+    mark = raw.marks.get(key, raw.mark)
+    report.error(Location(where.path, *mark), message)
+    return False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tolerance:
+    """How close a numeric answer must be: |a − b| ≤ atol + rtol·|b| for every element.
+
+    The defaults accept any answer worked by hand to three significant figures or three decimal
+    places. `decimals` and `sigfigs` can only widen the tolerance, never narrow it, so extra
+    digits are never punished.
+    """
+
+    yaml_label: ClassVar[str] = "tolerance"
+    rtol: float = field(default=5e-3, metadata=doc("Relative tolerance (default 0.005)."))
+    atol: float = field(default=5e-4, metadata=doc("Absolute tolerance, above zero (default 0.0005)."))
+    decimals: int | None = field(default=None, metadata=doc("Accept answers rounded to this many decimal places."))
+    sigfigs: int | None = field(default=None, metadata=doc("Accept answers rounded to this many significant figures."))
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        ok = True
+        if not self.atol > 0:
+            ok = _error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
+        if self.rtol < 0:
+            ok = _error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
+        if self.decimals is not None and not 0 <= self.decimals <= 12:
+            ok = _error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
+        if self.sigfigs is not None and not 1 <= self.sigfigs <= 15:
+            ok = _error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
+        return ok
+
+    @property
+    def effective_atol(self) -> float:
+        """atol, widened to half a unit in the last place when `decimals` is set."""
+        return max(self.atol, 0.5 * 10.0 ** -self.decimals) if self.decimals is not None else self.atol
+
+    @property
+    def effective_rtol(self) -> float:
+        """rtol, widened to half a unit in the last significant figure when `sigfigs` is set."""
+        return max(self.rtol, 0.5 * 10.0 ** (1 - self.sigfigs)) if self.sigfigs is not None else self.rtol
+
+
+PARAM_KINDS: Final = ("integer", "decimal", "normal", "choice", "fault")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Param:
+    """How one parameter of a variant is drawn; exactly one kind is given.
+
+    Bounds and shapes are expressions, so they may use the parameters declared before this one.
+    """
+
+    yaml_label: ClassVar[str] = "parameter"
+    integer: tuple[Expr, ...] | None = field(default=None, metadata=doc("[min, max]: a whole number drawn uniformly, both ends included."))
+    decimal: tuple[Expr, ...] | None = field(default=None, metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included."))
+    step: float = field(default=0.1, metadata=doc("Grid step for `decimal`."))
+    normal: tuple[Expr, ...] | None = field(default=None, metadata=doc("Shape ([] for a scalar, [n], [rows, cols]) of standard normal draws."))
+    mean: float = field(default=0.0, metadata=doc("Mean for `normal`."))
+    std: float = field(default=1.0, metadata=doc("Standard deviation for `normal`."))
+    decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1)."))
+    choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64]."))
+    fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all]."))
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in PARAM_KINDS if getattr(self, k) is not None)
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
+        if len(given) != 1:
+            found = ", ".join(given) if given else "none"
+            return _error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+        kind = given[0]
+        values = getattr(self, kind)
+        if kind in ("integer", "decimal") and len(values) != 2:
+            return _error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
+        if kind == "normal" and len(values) > 4:
+            return _error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
+        if kind in ("choice", "fault") and not values:
+            return _error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
+        if kind == "decimal" and not self.step > 0:
+            return _error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
+        if not 0 <= self.decimals <= 6:
+            return _error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
+        return True
+
+    @classmethod
+    def schema_extra(cls) -> dict[str, Any]:
+        return {"oneOf": [{"required": [k]} for k in PARAM_KINDS]}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Misconception:
+    """A named wrong answer the engine computes, with feedback and optional partial credit."""
+
+    yaml_label: ClassVar[str] = "misconception"
+    name: str = field(metadata=doc("A short id such as no_scaling or divide_by_d_k."))
+    answer: Expr = field(metadata=doc("The wrong answer this mistake produces."))
+    feedback: Text = field(metadata=doc("What the learner is told when their answer matches."))
+    credit: float = field(default=0.0, metadata=doc("Partial credit in [0, 1) (default 0)."))
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not ID_PATTERN.fullmatch(self.name):
+            return _error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
+        if not 0 <= self.credit < 1:
+            return _error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
+        return True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Option:
+    """One option of a `choice` or `multi` question."""
+
+    yaml_label: ClassVar[str] = "option"
+    text: Text = field(metadata=doc("What the learner reads."))
+    id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it."))
+    correct: bool = field(default=False, metadata=doc("True for a correct option of a fixed question."))
+    feedback: Text | None = field(default=None, metadata=doc("Shown after answering when this option was picked."))
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionBase:
+    """Fields every question has."""
+
+    yaml_label: ClassVar[str] = "question"
+    id: str = field(metadata=doc("Stable id: progress is tied to it, so never change it once published."))
+    topic: str = field(metadata=doc("A topic id from questions/claims.yaml (scaling, softmax, masking, ...)."))
+    prompt: Text = field(metadata=doc("The question, in Markdown with $...$ maths and {{ expr }} values."))
+    tags: tuple[str, ...] = field(default=(), metadata=doc("Free-form tags."))
+    difficulty: int = field(default=2, metadata=doc("1 (warm-up) to 3 (hard); default 2."))
+    time: int = field(default=120, metadata=doc("Suggested time in seconds (default 120)."))
+    refs: tuple[str, ...] = field(default=(), metadata=doc("Claim ids this question covers (A1, B4, X3, ...)."))
+    hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
+    hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25)."))
+    explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
+    source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
+    version: str = field(default="", compare=False, metadata=INTERNAL)
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        ok = True
+        if not ID_PATTERN.fullmatch(self.id):
+            ok = _error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
+        if not 1 <= self.difficulty <= 3:
+            ok = _error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
+        if not 10 <= self.time <= 3600:
+            ok = _error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
+        if not 0 <= self.hint_penalty <= 1:
+            ok = _error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
+        typed = self.check_type(where, raw, report)  # run both: report every problem at once
+        return ok and typed
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        """Rules of one question type; the base has none."""
+        return True
+
+    @property
+    def is_parametric(self) -> bool:
+        return bool(getattr(self, "params", None))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Parametric:
+    """Fields of questions whose numbers are drawn afresh for each variant."""
+
+    params: dict[str, Param] = field(default_factory=dict, metadata=doc("Parameters drawn for each variant, in order."))
+    constraints: tuple[Expr, ...] = field(default=(), metadata=doc("Conditions a draw must meet; degenerate draws are redrawn."))
+    derived: dict[str, Expr] = field(default_factory=dict, metadata=doc("Values computed from the parameters, in order."))
+
+
+@dataclass(frozen=True, kw_only=True)
+class NumericQuestion(Parametric, QuestionBase):
+    """A question answered with a number, a vector or a matrix."""
+
+    answer: Expr = field(metadata=doc("The correct answer: an expression the engine evaluates, or a literal."))
+    tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
+    misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        names = [m.name for m in self.misconceptions]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            return _error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
+        return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class NumberQuestion(NumericQuestion):
+    type: Literal["number"] = "number"
+
+
+@dataclass(frozen=True, kw_only=True)
+class VectorQuestion(NumericQuestion):
+    type: Literal["vector"] = "vector"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatrixQuestion(NumericQuestion):
+    type: Literal["matrix"] = "matrix"
+
+
+def option_ids(options: tuple[Option, ...]) -> list[str]:
+    """Each option's id: its own, or its letter by position (a, b, c, ...)."""
+    return [o.id or chr(ord("a") + i) for i, o in enumerate(options)]
+
+
+def _check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], least: int) -> bool:
+    if len(options) < least:
+        return _error_at(where, raw, "options", f"give at least {least} options", report)
+    if len(options) > 26:
+        return _error_at(where, raw, "options", "give at most 26 options", report)
+    ids = option_ids(options)
+    for i in ids:
+        if not ID_PATTERN.fullmatch(i):
+            return _error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        return _error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
+    return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoiceQuestion(Parametric, QuestionBase):
+    """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
+
+    type: Literal["choice"] = "choice"
+    options: tuple[Option, ...] = field(metadata=doc("The options, shown in order."))
+    answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not _check_options(where, raw, report, self.options, 2):
+            return False
+        marked = sum(o.correct for o in self.options)
+        if self.answer is None and marked != 1:
+            return _error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
+        if self.answer is not None and marked:
+            return _error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
+        return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class MultiQuestion(QuestionBase):
+    """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
+
+    type: Literal["multi"] = "multi"
+    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not _check_options(where, raw, report, self.options, 2):
+            return False
+        if not any(o.correct for o in self.options):
+            return _error_at(where, raw, "options", "mark at least one option `correct: true`", report)
+        return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class OrderQuestion(QuestionBase):
+    """Put the steps in order; score the longest run in the right relative order over the count."""
+
+    type: Literal["order"] = "order"
+    items: tuple[Text, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown)."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not 2 <= len(self.items) <= 12:
+            return _error_at(where, raw, "items", "give between 2 and 12 items", report)
+        return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrueFalseQuestion(QuestionBase):
+    """Is the statement in the prompt true?"""
+
+    type: Literal["truefalse"] = "truefalse"
+    answer: bool = field(metadata=doc("true or false."))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExplainQuestion(QuestionBase):
+    """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
+
+    type: Literal["explain"] = "explain"
+    model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
+    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not self.rubric:
+            return _error_at(where, raw, "rubric", "give at least one rubric point", report)
+        return True
+
+
+QUESTION_TYPES: Final = (
+    NumberQuestion,
+    VectorQuestion,
+    MatrixQuestion,
+    ChoiceQuestion,
+    MultiQuestion,
+    OrderQuestion,
+    TrueFalseQuestion,
+    ExplainQuestion,
+)
+Question = Annotated[
+    NumberQuestion
+    | VectorQuestion
+    | MatrixQuestion
+    | ChoiceQuestion
+    | MultiQuestion
+    | OrderQuestion
+    | TrueFalseQuestion
+    | ExplainQuestion,
+    Tagged("type"),
+]
+"""Any question, told apart by its `type` field."""
+
+convert_question = converter_for(Question)

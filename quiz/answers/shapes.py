@@ -1,0 +1,36 @@
+"""Fits the value a learner gave to the shape the question expects, where intent is clear."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+import numpy as np
+
+from quiz.answers.outcome import Rejected
+
+
+def check_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """`shape` if it is `()`, `(n,)` or `(r, c)` with positive sizes; a question's own mistake raises."""
+    if len(shape) > 2 or not all(isinstance(size, Integral) and size > 0 for size in shape):
+        raise ValueError(f"an answer shape is (), (n,) or (rows, cols) with positive sizes, not {shape!r}")
+    return tuple(int(size) for size in shape)
+
+
+def fit_shape(value: np.ndarray, expected: tuple[int, ...]) -> np.ndarray:
+    """`value` reshaped to `expected` when only the layout differs, else a wrong-shape rejection.
+
+    Accepted: anything with one element for a one-element shape; a 1×n or n×1 matrix for a
+    vector of n; a vector of n for a 1×n or n×1 matrix.
+    """
+    got = value.shape
+    size = math.prod(expected)
+    if got == expected:
+        return value
+    if value.size == 1 and size == 1:
+        return value.reshape(expected)
+    if len(expected) == 1 and len(got) == 2 and 1 in got and value.size == size:
+        return value.reshape(expected)
+    if len(expected) == 2 and len(got) == 1 and 1 in expected and value.size == size:
+        return value.reshape(expected)
+    raise Rejected("parse.wrong_shape", expected=expected, got=got)

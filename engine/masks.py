@@ -1,0 +1,55 @@
+"""Which keys each query may attend: `attn_mask` read as PyTorch reads it, and the causal mask (E4)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, DTypeLike
+
+
+def causal_mask(L: int, S: int | None = None) -> np.ndarray:
+    """Bool (L, S), True where key j ≤ query i: the lower triangle aligned top-left, like PyTorch.
+
+    S defaults to L. With S > L the last S − L keys are hidden from every query.
+    """
+    return np.tri(L, L if S is None else S, dtype=bool)
+
+
+def all_but_last_row(L: int, S: int) -> np.ndarray:
+    """Bool (L, S), False on the last query row only: AND it into a mask to leave that row no key."""
+    keep = np.ones((L, S), dtype=bool)
+    keep[-1:] = False  # a slice rather than keep[-1], so that L = 0 needs no special case
+    return keep
+
+
+def read_attn_mask(
+    attn_mask: ArrayLike | None, scores_shape: tuple[int, ...], dtype: DTypeLike
+) -> tuple[np.ndarray, np.ndarray]:
+    """Split `attn_mask` into (allowed, additive) for scores of shape (..., L, S).
+
+    A bool mask is True where a query may attend: allowed is the mask and additive is 0.
+    A float mask is added to the scaled scores: allowed is where it is not −∞, and additive is
+    the mask in `dtype`. No mask allows every key. Both results broadcast to `scores_shape`.
+    Integer masks are refused: 0/1 would silently be added rather than read as allowed/forbidden.
+    """
+    nothing_added = np.zeros((), dtype=dtype)
+    if attn_mask is None:
+        return np.ones((), dtype=bool), nothing_added
+    mask = np.asarray(attn_mask)
+    try:
+        fits = np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"attn_mask {mask.shape} does not broadcast to the scores' shape "
+            f"{tuple(scores_shape)} (..., L, S)"
+        )
+    if mask.dtype == bool:
+        return mask, nothing_added
+    if not np.issubdtype(mask.dtype, np.floating):
+        raise ValueError(
+            f"attn_mask must be bool (True where a query may attend) or float (added to the scores), "
+            f"not {mask.dtype}"
+        )
+    additive = mask.astype(dtype)
+    return additive != -np.inf, additive

@@ -1,0 +1,126 @@
+"""Softmax and what the notes derive from it: its Jacobian (C4), its vector-Jacobian product, entropy (G2).
+
+Floating inputs keep their precision; anything else (ints, nested lists) is computed in float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+
+def _as_float(x: ArrayLike) -> np.ndarray:
+    """`x` as an array of its own floating type, or of float64 when it is not floating."""
+    x = np.asarray(x)
+    return x if np.issubdtype(x.dtype, np.floating) else x.astype(np.float64)
+
+
+def _row_max(z: np.ndarray, axis: int) -> np.ndarray:
+    """The maximum along `axis` (kept as a length-1 axis), 0 where every entry is −∞.
+
+    An all −∞ row has nothing to subtract, and −∞ − (−∞) would be NaN.
+    """
+    peak = np.max(z, axis=axis, keepdims=True, initial=-np.inf)
+    peak[np.isneginf(peak)] = 0.0
+    return peak
+
+
+def _sum_or_one(exp_shifted: np.ndarray, axis: int) -> np.ndarray:
+    """Σ_j exp_shifted_j along `axis` (kept as a length-1 axis), with 1 in place of 0.
+
+    Once the maximum is subtracted only an all −∞ row sums to 0 (a finite maximum adds
+    exp(0) = 1); dividing its zeros by 1 keeps them zero.
+    """
+    total = np.sum(exp_shifted, axis=axis, keepdims=True)
+    total[total == 0] = 1.0
+    return total
+
+
+def softmax(z: ArrayLike, axis: int = -1, *, out: np.ndarray | None = None) -> np.ndarray:
+    """p_i = exp(z_i) / Σ_j exp(z_j) along `axis` (C1), computed stably.
+
+    The maximum is subtracted first so that exp cannot overflow (E6); the result is unchanged
+    because softmax ignores a common shift (C2). An entry of −∞ gets weight exactly 0. A row
+    that is entirely −∞ has no allowed entry and gets all zeros (PyTorch ≥ 2.5's choice for
+    fully masked rows), not 0/0 = NaN. `out` (which may be z itself) receives the result.
+    """
+    z = _as_float(z)
+    weights = np.subtract(z, _row_max(z, axis), out=out)
+    np.exp(weights, out=weights)
+    weights /= _sum_or_one(weights, axis)
+    return weights
+
+
+def naive_softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
+    """exp(z_i) / Σ_j exp(z_j) without subtracting the maximum, as a careless kernel computes it.
+
+    It shows why `softmax` subtracts the maximum (E6): exp overflows to inf once z exceeds
+    log(largest float), about 11.09 in float16 (X4), and inf / inf makes the row NaN; an all −∞
+    row gives 0/0 = NaN. Those NaNs are the point, so numpy's warnings are silenced.
+    """
+    z = _as_float(z)
+    with np.errstate(over="ignore", invalid="ignore"):
+        exp_z = np.exp(z)
+        return exp_z / np.sum(exp_z, axis=axis, keepdims=True)
+
+
+def log_softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:
+    """log p_i = z_i − log Σ_j exp(z_j) along `axis`, without forming p (no log of an underflowed 0).
+
+    −∞ entries stay −∞; an all −∞ row is −∞ throughout: the log of the zeros `softmax` gives.
+    """
+    z = _as_float(z)
+    shifted = z - _row_max(z, axis)
+    return shifted - np.log(_sum_or_one(np.exp(shifted), axis))
+
+
+def softmax_jacobian(z: ArrayLike) -> np.ndarray:
+    """∂p_i/∂z_j = p_i (δ_ij − p_j) for p = softmax(z) over the last axis (C4): shape (..., n, n).
+
+    The matrix is diag(p) − p pᵀ: symmetric, with rows summing to zero (a common shift of z
+    changes nothing). An all −∞ row gives the zero matrix.
+    """
+    p = softmax(z)                                      # (..., n)
+    delta = np.eye(p.shape[-1], dtype=p.dtype)          # (n, n) δ_ij
+    return p[..., :, None] * (delta - p[..., None, :])  # (..., n, n) p_i (δ_ij − p_j)
+
+
+def softmax_vjp(p: ArrayLike, grad: ArrayLike, axis: int = -1) -> np.ndarray:
+    """Gradient with respect to z of Σ_i grad_i p_i, where p = softmax(z) along `axis`.
+
+    Jᵀ grad with J = diag(p) − p pᵀ is p ⊙ (grad − Σ_j grad_j p_j): the backward pass of
+    softmax without building the n × n Jacobian. Takes p, the softmax output, since the
+    forward pass already has it.
+    """
+    p, grad = _as_float(p), _as_float(grad)
+    return p * (grad - np.sum(grad * p, axis=axis, keepdims=True))
+
+
+def entropy(
+    p: ArrayLike, axis: int = -1, mask: ArrayLike | None = None, normalized: bool = False
+) -> np.ndarray | np.floating:
+    """H = −Σ_i p_i log p_i in nats along `axis` (G2), with 0 · log 0 = 0.
+
+    `mask` (bool, True for an allowed key, broadcast to p's shape) limits the sum to allowed
+    keys. `normalized` divides by log n, n the number of allowed keys counted from `mask` (the
+    axis length without one), so rows of different lengths compare on a 0–1 scale. n is not
+    counted from p > 0: exp can underflow to 0 for a key that was allowed. A row with at most
+    one allowed key has no spread to measure; its normalized entropy is defined as 0.
+    """
+    p = _as_float(p)
+    if mask is None:
+        allowed = np.ones(p.shape, dtype=bool)
+    else:
+        mask = np.asarray(mask, dtype=bool)
+        try:
+            allowed = np.broadcast_to(mask, p.shape)
+        except ValueError:
+            raise ValueError(f"mask {mask.shape} does not broadcast to p {p.shape}") from None
+    counted = allowed & (p > 0)
+    log_p = np.log(p, out=np.zeros_like(p), where=counted)
+    h = -np.sum(p * log_p, axis=axis, where=counted)
+    if not normalized:
+        return h
+    n_allowed = np.count_nonzero(allowed, axis=axis)
+    log_n = np.log(np.maximum(n_allowed, 1))
+    return np.divide(h, log_n, out=np.zeros_like(h), where=n_allowed > 1)[()]

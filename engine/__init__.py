@@ -6,22 +6,32 @@ knows nothing of the quiz or its interface.
 
 from engine.attention import AttentionTrace, attention, scaled_dot_product_attention
 from engine.backward import attention_backward
+from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
 from engine.masks import causal_mask
 from engine.softmax import entropy, log_softmax, naive_softmax, softmax, softmax_jacobian, softmax_vjp
+from engine.statistics import HeadStats, ScoreVariance, head_stats, head_stats_from_trace, score_variance
 
 __all__ = [
     "AttentionTrace",
+    "Cause",
     "Fault",
+    "Finding",
+    "HeadStats",
+    "ScoreVariance",
     "attention",
     "attention_backward",
     "causal_mask",
+    "diagnose",
     "entropy",
+    "head_stats",
+    "head_stats_from_trace",
     "log_softmax",
     "merge_heads",
     "naive_softmax",
     "scaled_dot_product_attention",
+    "score_variance",
     "self_attention",
     "softmax",
     "softmax_jacobian",

@@ -1,0 +1,13 @@
+"""Every name an expression may call or read without declaring it: functions and constants."""
+
+from quiz.expressions.callables import Function
+from quiz.expressions.engine_functions import ENGINE_FUNCTIONS
+from quiz.expressions.numpy_functions import CONSTANTS, NUMPY_FUNCTIONS
+
+FUNCTIONS: dict[str, Function] = {**NUMPY_FUNCTIONS, **ENGINE_FUNCTIONS}
+"""Callables by the name expressions use: the engine's public functions and a few of numpy's."""
+
+ALLOWED_NAMES: tuple[str, ...] = tuple(sorted({*FUNCTIONS, *CONSTANTS}))
+"""Names every expression may use, for documentation and "did you mean" hints."""
+
+__all__ = ["ALLOWED_NAMES", "CONSTANTS", "FUNCTIONS", "Function"]

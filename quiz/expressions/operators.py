@@ -1,0 +1,138 @@
+"""Operators and indexing, each preceded by a check of the size of what it will build."""
+
+import ast
+import operator
+from collections.abc import Callable
+
+import numpy as np
+
+from quiz.expressions.limits import (
+    SizeMeter,
+    check_elements,
+    check_int_power,
+    check_string_length,
+)
+from quiz.expressions.shapes import check_broadcast, check_index, check_matmul, numeric, shape_of
+
+_BINARY: dict[type, Callable[[object, object], object]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.MatMult: operator.matmul,
+}
+
+_COMPARE: dict[type, Callable[[object, object], object]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+_UNARY: dict[type, Callable[[object], object]] = {
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
+}
+
+_SEQUENCES = (list, tuple, str)
+_INTEGERS = (int, np.integer)
+
+
+def binary(op: type[ast.operator], left: object, right: object, meter: SizeMeter) -> object:
+    """`left op right` for an allowed operator, refused first if the result would be too large."""
+    repeated_size = None
+    if op is ast.MatMult:
+        check_matmul(shape_of(left), shape_of(right))
+    elif op is ast.Mult:
+        repeated_size = _check_repetition(left, right, meter)
+    elif op is ast.Add and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+        check_elements(meter.measure(left) + meter.measure(right), "concatenation")
+    elif op is ast.Mod and isinstance(left, str):
+        raise TypeError("`%` formatting of strings is not allowed")
+    if op is not ast.MatMult and (_is_numpy(left) or _is_numpy(right)):
+        check_broadcast(left, right)
+    if op is ast.Pow:
+        return _power(left, right)
+    result = _BINARY[op](left, right)
+    if repeated_size is not None and isinstance(result, _SEQUENCES):
+        # Saves walking a million-item list just built from a one-item list.
+        meter.remember(result, repeated_size)
+    return result
+
+
+def compare(op: type[ast.cmpop], left: object, right: object) -> object:
+    """`left op right` for an allowed comparison, with numpy's broadcast checked first."""
+    if _is_numpy(left) or _is_numpy(right):
+        check_broadcast(left, right)
+    return _COMPARE[op](left, right)
+
+
+def unary(op: type[ast.unaryop], operand: object) -> object:
+    """`+x`, `-x` or `not x`; none of them grows its operand."""
+    if op is ast.Not:
+        return not truth(operand)
+    return _UNARY[op](operand)
+
+
+def truth(value: object) -> bool:
+    """Python's truth of `value`, with advice an author can follow when it is an array."""
+    if isinstance(value, np.ndarray) and value.size != 1:
+        raise ValueError(
+            "an array of several elements is neither true nor false; "
+            "reduce it first with all(...) or any(...)"
+        )
+    return bool(value)
+
+
+def subscript(value: object, index: object) -> object:
+    """`value[index]`; for arrays, index lists become arrays and the result size is checked."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        index = _array_index(index)
+        check_index(np.shape(value), index)
+    return value[index]
+
+
+def _is_numpy(value: object) -> bool:
+    return isinstance(value, (np.ndarray, np.generic))
+
+
+def _check_repetition(left: object, right: object, meter: SizeMeter) -> int | None:
+    """The size of `sequence * n` (either order, even when n is a numpy integer), refused if too big."""
+    for sequence, count in ((left, right), (right, left)):
+        if isinstance(sequence, _SEQUENCES) and isinstance(count, _INTEGERS):
+            times = max(int(count), 0)
+            if isinstance(sequence, str):
+                check_string_length(len(sequence) * times)
+            size = meter.measure(sequence) * times
+            check_elements(size, "repeated sequence")
+            return size
+    return None
+
+
+def _power(base: object, exponent: object) -> object:
+    if isinstance(base, int) and isinstance(exponent, int):
+        check_int_power(base, exponent)
+        return base**exponent
+    # Python floats raise OverflowError themselves; make numpy do the same instead of giving inf.
+    with np.errstate(over="raise"):
+        return base**exponent
+
+
+def _array_index(index: object) -> object:
+    """An index with its lists turned into integer or boolean arrays, so its size can be worked out."""
+    if isinstance(index, tuple):
+        return tuple(_index_part(part) for part in index)
+    return _index_part(index)
+
+
+def _index_part(part: object) -> object:
+    if isinstance(part, (list, tuple, np.ndarray)):
+        array = numeric(part)
+        if array.dtype.kind not in "biu":
+            raise IndexError(f"index arrays must hold integers or booleans, not {array.dtype}")
+        return array
+    return part

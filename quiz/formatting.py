@@ -1,0 +1,102 @@
+"""Numbers and arrays as text, for the values templates show in prompts and explanations."""
+
+import math
+from decimal import Decimal
+
+import numpy as np
+
+_TABLE_MIN_WIDTH = 4  # "---:" is the narrowest right-aligned Markdown column rule
+
+
+def format_number(x: float | int | np.number, digits: int = 4) -> str:
+    """`x` to `digits` significant figures, trailing zeros dropped; the integer part is never rounded.
+
+    Magnitudes below 1e-4 or from 1e6 up use scientific notation (`1.235e6`, `2e-5`);
+    `-0` shows as `0`; infinities and NaN show as `inf`, `-inf` and `nan`.
+    """
+    if digits < 1:
+        raise ValueError(f"digits must be at least 1, got {digits}")
+    if isinstance(x, (int, np.integer)):
+        # Python ints may exceed a float's range, so they stay exact until they are scientific.
+        x = int(x)
+        return str(x) if abs(x) < 10**6 else _scientific(Decimal(x), digits)
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-4 or abs(x) >= 1e6:
+        return _scientific(Decimal(x), digits)
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return _without_trailing_zeros(f"{x:.{decimals}f}")
+
+
+def format_array_inline(values: object, digits: int = 4) -> str:
+    """An array or nested list on one line, as nested brackets: `[[1, 2], [3, 4]]`."""
+    array = np.asarray(values)
+    if array.ndim == 0:
+        return _format_scalar(array.item(), digits)
+    return "[" + ", ".join(format_array_inline(row, digits) for row in array) + "]"
+
+
+def format_value(value: object) -> str:
+    """How a template shows a computed value.
+
+    Strings as they are; numbers via `format_number`; bools and None by name; tuples such as
+    shapes in parentheses; vectors inline; a matrix as a Markdown table between blank lines.
+    Other values (engine records, dicts) raise TypeError: show one of their fields instead.
+    """
+    if isinstance(value, str):
+        return value
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (int, float, np.number)):
+        return format_number(value)
+    if isinstance(value, tuple):
+        inner = ", ".join(_format_inline_value(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, (list, np.ndarray)):
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"cannot show values of dtype {array.dtype}")
+        if array.ndim == 2 and array.size:
+            return _markdown_table(array)
+        return format_array_inline(array)
+    raise TypeError(f"cannot show a {type(value).__name__} as text; show one of its fields")
+
+
+def _format_inline_value(value: object) -> str:
+    if isinstance(value, (list, np.ndarray)):
+        return format_array_inline(value)
+    return format_value(value)
+
+
+def _format_scalar(value: object, digits: int) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    return format_number(value, digits)
+
+
+def _markdown_table(matrix: np.ndarray) -> str:
+    """A right-aligned Markdown table with empty headers, padded so the raw text lines up too."""
+    cells = [[_format_scalar(value, 4) for value in row] for row in matrix.tolist()]
+    width = max(_TABLE_MIN_WIDTH, *(len(cell) for row in cells for cell in row))
+    header = [""] * matrix.shape[1]
+    rule = ["-" * (width - 1) + ":"] * matrix.shape[1]
+    lines = [_table_row(row, width) for row in (header, rule, *cells)]
+    return "\n\n" + "\n".join(lines) + "\n\n"
+
+
+def _table_row(cells: list[str], width: int) -> str:
+    return "| " + " | ".join(cell.rjust(width) for cell in cells) + " |"
+
+
+def _scientific(x: Decimal, digits: int) -> str:
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    return f"{_without_trailing_zeros(mantissa)}e{int(exponent)}"
+
+
+def _without_trailing_zeros(text: str) -> str:
+    return text.rstrip("0").rstrip(".") if "." in text else text

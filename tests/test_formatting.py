@@ -1,0 +1,97 @@
+"""Numbers and arrays as text: significant figures, notation switches, inline arrays, tables."""
+
+import math
+
+import numpy as np
+import pytest
+from markdown_it import MarkdownIt
+
+from quiz.formatting import format_array_inline, format_number, format_value
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (0.8807970779778823, "0.8808"),
+        (0.11920292202211755, "0.1192"),
+        (9.820137900379085, "9.82"),
+        (2.0, "2"),
+        (-1.5, "-1.5"),
+        (12345.6, "12346"),
+        (0.0001, "0.0001"),
+        (0.00001234, "1.234e-5"),
+        (0.00002, "2e-5"),
+        (1234567.0, "1.235e6"),
+        (1e6, "1e6"),
+        (999999.0, "999999"),
+        (0.0, "0"),
+        (-0.0, "0"),
+        (math.inf, "inf"),
+        (-math.inf, "-inf"),
+        (math.nan, "nan"),
+        (42, "42"),
+        (-7, "-7"),
+        (10**7, "1e7"),
+        (2**4000, "1.318e1204"),
+        (np.float32(0.1), "0.1"),
+        (np.int64(3), "3"),
+    ],
+)
+def test_format_number(value, text):
+    assert format_number(value) == text
+
+
+def test_format_number_takes_the_number_of_significant_figures():
+    assert format_number(math.pi, digits=2) == "3.1"
+    assert format_number(math.pi, digits=6) == "3.14159"
+    assert format_number(1 / 3 * 1e-6, digits=2) == "3.3e-7"
+    with pytest.raises(ValueError):
+        format_number(1.0, digits=0)
+
+
+def test_format_array_inline():
+    assert format_array_inline([[1, 2], [3, 4]]) == "[[1, 2], [3, 4]]"
+    assert format_array_inline(np.array([True, False])) == "[True, False]"
+    assert format_array_inline(np.zeros((2, 0))) == "[[], []]"
+    assert format_array_inline(np.float64(0.5)) == "0.5"
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("as is {x}", "as is {x}"),
+        (True, "True"),
+        (np.bool_(False), "False"),
+        (None, "None"),
+        (0.8807970779778823, "0.8808"),
+        (np.array([0.8807970779778823, 0.11920292202211755]), "[0.8808, 0.1192]"),
+        ([1, 2.5], "[1, 2.5]"),
+        ((2, 4), "(2, 4)"),
+        ((3,), "(3,)"),
+        ((np.array([1.0, 2.0]), 3), "([1, 2], 3)"),
+        (np.ones((2, 2, 1)), "[[[1], [1]], [[1], [1]]]"),
+    ],
+)
+def test_format_value(value, text):
+    assert format_value(value) == text
+
+
+def test_a_matrix_is_a_right_aligned_markdown_table_between_blank_lines():
+    text = format_value(np.array([[1.0, 0.25], [-3.5, 100.0]]))
+    assert text.startswith("\n\n") and text.endswith("\n\n")
+    assert text.strip("\n").splitlines() == [
+        "|      |      |",
+        "| ---: | ---: |",
+        "|    1 | 0.25 |",
+        "| -3.5 |  100 |",
+    ]
+    html = MarkdownIt("commonmark").enable("table").render("Q is" + text + "done")
+    assert html.count('<td style="text-align:right">') == 4
+    assert "<p>Q is</p>" in html and "<p>done</p>" in html
+
+
+def test_values_without_a_text_form_are_refused():
+    with pytest.raises(TypeError):
+        format_value({"a": 1})
+    with pytest.raises(TypeError):
+        format_value(np.array(["a"]))

@@ -1,26 +1,65 @@
-"""The `quiz` command: parses arguments and dispatches to the core or the app."""
+"""The `quiz` command: parses arguments and dispatches to a subcommand."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from quiz import __version__
+from quiz.commands import CommandError, grade, schema, show, validate
+from quiz.commands import list as list_command
+
+COMMANDS = (list_command, show, grade, validate, schema)
+
+
+def _bank_option(dest: str) -> argparse.ArgumentParser:
+    # The root and every subcommand take --bank; each keeps its own list (a subcommand's
+    # defaults would overwrite the root's) and main() joins them.
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument(
+        "--bank",
+        dest=dest,
+        action="append",
+        type=Path,
+        default=[],
+        metavar="PATH",
+        help="also load questions from this file or folder (repeatable)",
+    )
+    return parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for `quiz` and its subcommands."""
+    common = _bank_option("bank")
     parser = argparse.ArgumentParser(
         prog="quiz",
         description="Practise interview questions on scaled dot-product attention.",
+        parents=[_bank_option("root_bank")],
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for command in COMMANDS:
+        command.add_parser(subparsers, [common])
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `quiz` command; returns the process exit code."""
     parser = build_parser()
-    parser.parse_args(argv)
-    parser.print_help()
-    return 0
+    args = parser.parse_args(argv)
+    args.bank = [*args.root_bank, *getattr(args, "bank", [])]
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args)
+    except CommandError as exc:
+        print(f"quiz: {exc.message}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `quiz validate | head`: the reader left; nothing more to say
+        sys.stderr.close()
+        return 0

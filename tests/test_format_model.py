@@ -176,3 +176,24 @@ def test_every_problem_in_a_question_is_reported_at_once(tmp_path):
         "id 'Bad Id' must be lower-case letters, digits, - or _ (it names the question in history)",
         "give between 2 and 12 items",
     ]
+
+
+def test_names_must_be_free(tmp_path):
+    from quiz.bank import load_bank
+    from quiz.diagnostics import Report
+    from quiz.format.checks import check_question
+
+    path = tmp_path / "names.yaml"
+    path.write_text(
+        "id: q\ntype: number\ntopic: softmax\nprompt: p\n"
+        "params:\n  answer: {integer: [1, 2]}\n  softmax: {integer: [1, 2]}\n"
+        "derived:\n  s: '1'\n  s2: s\n"
+        "answer: s\n",
+        encoding="utf-8",
+    )
+    bank = load_bank([path])
+    report = Report()
+    assert check_question(bank.questions["q"], bank.claims, report) is None
+    messages = [d.message for d in report.errors]
+    assert "params.answer: 'answer' is reserved for the answer key" in messages
+    assert any(m.startswith("params.softmax: 'softmax' cannot be a name here") for m in messages)

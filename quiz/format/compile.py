@@ -1,0 +1,145 @@
+"""Compile a question's expressions and templates once, checking them without running them.
+
+Each expression is compiled with exactly the names in scope where it stands: a parameter sees
+the parameters declared before it, a derived value the parameters and earlier derived values,
+and answers, constraints, misconceptions and texts see them all. An unknown or misspelt name,
+a forbidden construct or a hostile expression is reported at its file and line here, long
+before any variant is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, fields, is_dataclass
+from pathlib import Path
+
+from quiz.diagnostics import Location, Report
+from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
+from quiz.format.model import ChoiceQuestion, Expr, Misconception, NumericQuestion, Param, Parametric, QuestionBase, Text
+
+
+ANSWER_NAME = "answer"
+
+
+@dataclass(frozen=True)
+class CompiledParam:
+    name: str
+    spec: Param
+    bounds: tuple[Expression, ...]
+    """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
+
+
+@dataclass(frozen=True)
+class CompiledQuestion:
+    """A question with every expression and template compiled, ready to draw variants from."""
+
+    question: QuestionBase
+    params: tuple[CompiledParam, ...] = ()
+    derived: tuple[tuple[str, Expression], ...] = ()
+    constraints: tuple[Expression, ...] = ()
+    answer: Expression | None = None
+    misconceptions: tuple[tuple[Misconception, Expression], ...] = ()
+    templates: dict[str, Template] | None = None
+    """Every text of the question (each language) by its source string."""
+
+    def template(self, text: str) -> Template:
+        assert self.templates is not None
+        return self.templates[text]
+
+
+def texts_of(obj: object, label: str = "") -> Iterator[tuple[str, Text]]:
+    """Every Text inside a question (prompt, hints, options, feedback, ...) with its field label."""
+    if isinstance(obj, Text):
+        yield label, obj
+    elif isinstance(obj, tuple):
+        for i, item in enumerate(obj):
+            yield from texts_of(item, f"{label}[{i}]")
+    elif isinstance(obj, dict):
+        for key, item in obj.items():
+            yield from texts_of(item, f"{label}.{key}")
+    elif is_dataclass(obj) and not isinstance(obj, type):
+        for f in fields(obj):
+            yield from texts_of(getattr(obj, f.name), f"{label}.{f.name}" if label else f.name)
+
+
+class _Compiler:
+    def __init__(self, question: QuestionBase, report: Report) -> None:
+        self.question = question
+        self.report = report
+        self.ok = True
+
+    def expression(self, expr: Expr, names: list[str], label: str) -> Expression | None:
+        try:
+            return compile_expression(expr.source, names)
+        except ExpressionError as exc:
+            self.fail(expr.location, f"{label}: {exc.message} in `{expr.source}`")
+            return None
+
+    def template(self, text: str, names: list[str], label: str, location: Location | None) -> Template | None:
+        try:
+            return compile_template(text, names)
+        except ExpressionError as exc:
+            self.fail(location, f"{label}: {exc.message}")
+            return None
+
+    def declare(self, name: str, names: list[str], label: str, location: Location | None) -> None:
+        """Check a new parameter or derived name is free: not taken, reserved or a function."""
+        if name in names:
+            self.fail(location, f"{label}: '{name}' is already defined above")
+        elif name == ANSWER_NAME:
+            self.fail(location, f"{label}: '{ANSWER_NAME}' is reserved for the answer key")
+        elif name in ALLOWED_NAMES or name.startswith("_") or not name.isidentifier():
+            self.fail(location, f"{label}: '{name}' cannot be a name here (it is a function, a constant or not an identifier)")
+
+    def fail(self, location: Location | None, message: str) -> None:
+        self.report.error(location or self.question.source or Location(Path("<question>")), message)
+        self.ok = False
+
+
+def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion | None:
+    """Compile everything in `question`; report each problem and return None if any."""
+    c = _Compiler(question, report)
+    names: list[str] = []
+    params: list[CompiledParam] = []
+    derived: list[tuple[str, Expression]] = []
+    constraints: list[Expression] = []
+    if isinstance(question, Parametric):
+        for name, spec in question.params.items():
+            c.declare(name, names, f"params.{name}", question.source)
+            raw = spec.integer or spec.decimal or spec.normal or ()
+            bounds = [c.expression(e, names, f"params.{name}.{spec.kind}") for e in raw]
+            params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None)))
+            names.append(name)
+        for name, expr in question.derived.items():
+            c.declare(name, names, f"derived.{name}", expr.location)
+            compiled = c.expression(expr, names, f"derived.{name}")
+            if compiled is not None:
+                derived.append((name, compiled))
+            names.append(name)
+        for i, expr in enumerate(question.constraints):
+            compiled = c.expression(expr, names, f"constraints[{i}]")
+            if compiled is not None:
+                constraints.append(compiled)
+    answer = None
+    if isinstance(question, NumericQuestion | ChoiceQuestion) and question.answer is not None:
+        answer = c.expression(question.answer, names, "answer")
+    misconceptions: list[tuple[Misconception, Expression]] = []
+    if isinstance(question, NumericQuestion):
+        for m in question.misconceptions:
+            compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
+            if compiled is not None:
+                misconceptions.append((m, compiled))
+    if answer is not None:
+        names.append(ANSWER_NAME)  # texts may show the variant's answer key: {{ answer }}
+    templates: dict[str, Template] = {}
+    for label, text in texts_of(question):
+        for lang, source in text.items():
+            if source not in templates:
+                template = c.template(source, names, f"{label}.{lang}", text.location)
+                if template is not None:
+                    templates[source] = template
+    if not c.ok:
+        return None
+    return CompiledQuestion(
+        question, tuple(params), tuple(derived), tuple(constraints), answer, tuple(misconceptions), templates
+    )

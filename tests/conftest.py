@@ -1,0 +1,34 @@
+"""Shared fixtures: keep every test away from the developer's own config, data and packs."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_dirs(tmp_path_factory, monkeypatch):
+    """Point the data and config directories at fresh temporary folders for each test."""
+    home = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
+    monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
+    return home
+
+
+@pytest.fixture
+def compile_yaml(tmp_path):
+    """Write YAML to a real file, load it as a pack and return its questions compiled by id."""
+    from textwrap import dedent
+
+    from quiz.bank import load_bank
+    from quiz.diagnostics import Report
+    from quiz.format.checks import check_question
+
+    def compile_(text: str, name: str = "pack.yaml"):
+        path = tmp_path / name
+        path.write_text(dedent(text), encoding="utf-8")
+        bank = load_bank([path])
+        assert bank.report.errors == [], [str(e) for e in bank.report.errors]
+        report = Report()
+        compiled = {qid: check_question(q, bank.claims, report) for qid, q in bank.questions.items()}
+        assert report.errors == [], [str(e) for e in report.errors]
+        return compiled
+
+    return compile_

@@ -1,0 +1,88 @@
+"""Finding and loading packs: bundled bank, user packs, --bank paths and clashing ids."""
+
+from pathlib import Path
+
+from quiz import locations
+from quiz.bank import content_version, load_bank, pack_files
+from quiz.format.yaml_source import read_yaml_file
+
+QUESTION = """\
+- id: {id}
+  type: truefalse
+  topic: scaling
+  prompt: Scaling by 1/sqrt(d_k) makes attention uniform.
+  answer: false
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_bundled_bank_is_found_and_loads_without_errors():
+    bank = load_bank()
+    assert bank.files and all(p.is_relative_to(locations.bundled_bank_dir()) for p in bank.files)
+    assert bank.report.errors == []
+    assert len(bank) >= 1
+    assert bank.claims.claims and bank.claims.topics
+
+
+def test_user_packs_folder_is_loaded_by_default(isolated_user_dirs):
+    write(locations.user_packs_dir() / "mine" / "extra.yaml", QUESTION.format(id="mine-1"))
+    bank = load_bank()
+    assert "mine-1" in bank.questions
+
+
+def test_extra_paths_add_to_the_default_sources(tmp_path):
+    pack = write(tmp_path / "pack.yml", QUESTION.format(id="extra-1"))
+    bank = load_bank(extra=[pack])
+    assert "extra-1" in bank.questions and len(bank) > 1
+
+
+def test_an_id_defined_twice_names_both_files_and_lines(tmp_path):
+    first = write(tmp_path / "a.yaml", QUESTION.format(id="same"))
+    second = write(tmp_path / "b.yaml", QUESTION.format(id="other") + QUESTION.format(id="same"))
+    bank = load_bank([tmp_path])
+    assert list(bank.questions) == ["same", "other"]
+    [error] = bank.report.errors
+    assert (error.location.path, error.location.line) == (second, 6)
+    assert f"first at {first}:1:3" in error.message
+
+
+def test_a_broken_file_costs_only_its_own_questions(tmp_path):
+    write(tmp_path / "good.yaml", QUESTION.format(id="good"))
+    write(tmp_path / "broken.yaml", "- id: [unclosed\n")
+    bank = load_bank([tmp_path])
+    assert list(bank.questions) == ["good"]
+    assert [e.location.path.name for e in bank.report.errors] == ["broken.yaml"]
+
+
+def test_missing_source_and_empty_folder_are_reported(tmp_path):
+    (tmp_path / "empty").mkdir()
+    bank = load_bank([tmp_path / "absent", tmp_path / "empty"])
+    assert [e.message for e in bank.report.errors] == ["no such file or folder", "no YAML question files in it"]
+
+
+def test_pack_files_skip_claims_and_other_suffixes(tmp_path):
+    write(tmp_path / "claims.yaml", "topics: []\nclaims: []\n")
+    write(tmp_path / "notes.txt", "x")
+    keep = write(tmp_path / "sub" / "q.yaml", QUESTION.format(id="q"))
+    assert pack_files(tmp_path) == [keep]
+
+
+def test_content_version_ignores_formatting_but_not_wording(tmp_path):
+    a = write(tmp_path / "a.yaml", "id: x\nprompt: Hello\ntype: truefalse\n")
+    b = write(tmp_path / "b.yaml", "# a comment\ntype:   truefalse\nid: x\nprompt: 'Hello'\n")
+    c = write(tmp_path / "c.yaml", "id: x\nprompt: Hello!\ntype: truefalse\n")
+    versions = [content_version(read_yaml_file(p)) for p in (a, b, c)]
+    assert versions[0] == versions[1] != versions[2]
+
+
+def test_loaded_questions_carry_source_and_version(tmp_path):
+    path = write(tmp_path / "a.yaml", QUESTION.format(id="one") + QUESTION.format(id="two"))
+    bank = load_bank([path])
+    one, two = bank.questions.values()
+    assert (one.source.line, two.source.line) == (1, 6)
+    assert one.version and one.version != two.version

@@ -1,0 +1,48 @@
+"""`quiz show ID`: print one variant of a question, optionally with its answer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from quiz.i18n import LANGUAGES
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "show",
+        parents=parents,
+        help="print a variant of a question",
+        description="Print a variant of a question. ID may be a variant key such as softmax-two#7.",
+    )
+    parser.add_argument("id", metavar="ID", help="question id or variant key (id#seed)")
+    parser.add_argument("--seed", type=int, help="variant seed (default: the key's, or 0)")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    parser.add_argument("--answer", action="store_true", help="also print the answer and the explanation")
+    parser.add_argument("--json", action="store_true", help="print a JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the variant as text or JSON."""
+    from quiz.commands.common import find_variant, load
+    from quiz.i18n import tr
+    from quiz.present import answer_text, how_to_answer, variant_json
+
+    variant = find_variant(load(args), args.id, args.seed)
+    if args.json:
+        print(json.dumps(variant_json(variant, args.lang, args.answer), ensure_ascii=False, indent=2))
+        return 0
+    question = variant.question
+    print(f"{variant.key} · {question.type} · {question.topic} · difficulty {question.difficulty}")
+    print()
+    print(variant.text(question.prompt, args.lang))
+    print()
+    print("\n".join(how_to_answer(variant, args.lang)))
+    if args.answer:
+        print()
+        print(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang)))
+        if question.explanation is not None:
+            print()
+            print(variant.text(question.explanation, args.lang))
+    return 0

@@ -1,0 +1,234 @@
+"""Variants: one question's parameters drawn for one seed, and everything computed from them.
+
+The same question id and seed give the same variant on every machine with the pinned numpy:
+the generator's seed is a SHA-256 of `id#seed`, never Python's randomised `hash()`. A variant
+keeps its drawn inputs as plain JSON-ready values, so history can store them and rebuild the
+variant later without drawing again (and without depending on the generator never changing).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from engine import Fault
+from quiz.expressions import ExpressionError
+from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
+from quiz.format.model import ChoiceQuestion, NumericQuestion, Text, option_ids
+
+MAX_DRAWS: Final = 100
+"""How many draws constraints may reject before the question is declared broken."""
+KEY_PATTERN: Final = re.compile(r"(?P<id>[a-z0-9][a-z0-9_-]*)(?:#(?P<seed>[0-9]{1,18}))?")
+ANSWER_RANK: Final = {"number": 0, "vector": 1, "matrix": 2}
+
+
+class VariantError(Exception):
+    """A variant could not be made: a broken expression, or constraints no draw satisfies."""
+
+    def __init__(self, question_id: str, message: str) -> None:
+        super().__init__(f"{question_id}: {message}")
+        self.question_id = question_id
+        self.message = message
+
+
+def generator_seed(question_id: str, seed: int) -> int:
+    """A stable 64-bit seed for numpy's generator from the question id and the variant seed."""
+    digest = hashlib.sha256(f"{question_id}#{seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def parse_key(key: str) -> tuple[str, int | None]:
+    """Split `softmax-jacobian-entry#4711` into id and seed (None when no seed is given)."""
+    match = KEY_PATTERN.fullmatch(key.strip())
+    if match is None:
+        raise ValueError(f"not a question id or variant key: {key!r}")
+    seed = match.group("seed")
+    return match.group("id"), None if seed is None else int(seed)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A question with its parameters drawn: inputs, computed values and the answer key."""
+
+    compiled: CompiledQuestion
+    seed: int
+    inputs: dict[str, Any]
+    """The drawn parameters as JSON-ready values (numbers, strings, nested lists)."""
+    values: dict[str, Any] = field(repr=False)
+    """Every name the question's expressions see: parameters and derived values."""
+    answer: Any = None
+    """The answer key: a float or float64 array (numeric), an option id (choice)."""
+    misconceptions: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Each misconception's value for this variant, by name."""
+
+    @property
+    def question(self):  # noqa: ANN201 - the concrete question class varies
+        return self.compiled.question
+
+    @property
+    def key(self) -> str:
+        """A short printable key that reproduces this variant: `id#seed`, or `id` when fixed."""
+        return f"{self.question.id}#{self.seed}" if self.question.is_parametric else self.question.id
+
+    def text(self, text: Text | None, lang: str) -> str:
+        """A text of the question in `lang`, with its `{{ expr }}` values filled in."""
+        if text is None:
+            return ""
+        source = text.get(lang)
+        try:
+            return self.compiled.template(source).render(self.values)
+        except ExpressionError as exc:
+            raise VariantError(self.question.id, f"a text could not be filled in: {exc.message}") from None
+
+
+def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
+    """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed)."""
+    question = compiled.question
+    seed = seed if question.is_parametric else 0
+    rng = np.random.default_rng(generator_seed(question.id, seed))
+    for _ in range(MAX_DRAWS):
+        inputs = _draw(compiled, rng)
+        values = _evaluate_derived(compiled, _as_values(inputs))
+        if all(_holds(compiled, c, values) for c in compiled.constraints):
+            return _finish(compiled, seed, inputs, values)
+    raise VariantError(question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; widen the parameters or relax the constraints")
+
+
+def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, Any]) -> Variant:
+    """The variant with these stored inputs, computed again without drawing (history uses it)."""
+    missing = [p.name for p in compiled.params if p.name not in inputs]
+    if missing:
+        raise VariantError(compiled.question.id, f"stored inputs lack {', '.join(missing)}")
+    stored = {p.name: inputs[p.name] for p in compiled.params}
+    return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored)))
+
+
+def _evaluate(compiled: CompiledQuestion, expression, values: Mapping[str, Any], what: str) -> Any:
+    try:
+        return expression.evaluate(values)
+    except ExpressionError as exc:
+        raise VariantError(compiled.question.id, f"{what}: {exc.message} in `{expression.source}`") from None
+
+
+def _holds(compiled: CompiledQuestion, constraint, values: Mapping[str, Any]) -> bool:
+    result = _evaluate(compiled, constraint, values, "constraint")
+    try:
+        return bool(result)
+    except ValueError:  # an array's truth is ambiguous
+        raise VariantError(compiled.question.id, f"constraint `{constraint.source}` gives an array; use all(...) or any(...)") from None
+
+
+def _draw(compiled: CompiledQuestion, rng: np.random.Generator) -> dict[str, Any]:
+    inputs: dict[str, Any] = {}
+    for param in compiled.params:
+        inputs[param.name] = _draw_one(compiled, param, rng, _as_values(inputs))
+    return inputs
+
+
+def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any]) -> Any:
+    spec = param.spec
+    what = f"params.{param.name}"
+    if spec.kind == "choice":
+        return spec.choice[int(rng.integers(len(spec.choice)))].value  # type: ignore[index]
+    if spec.kind == "fault":
+        names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)  # type: ignore[operator]
+        return names[int(rng.integers(len(names)))]
+    bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
+    if spec.kind == "integer":
+        low, high = (_whole(compiled, b, what) for b in bounds)
+        if low > high:
+            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}")
+        return int(rng.integers(low, high + 1))
+    if spec.kind == "decimal":
+        low, high = (float(b) for b in bounds)
+        steps = math.floor((high - low) / spec.step + 1e-9)
+        if steps < 0:
+            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}")
+        places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
+        return round(low + int(rng.integers(steps + 1)) * spec.step, places)
+    shape = tuple(_whole(compiled, b, what) for b in bounds)
+    if any(n < 1 or n > 64 for n in shape):
+        raise VariantError(compiled.question.id, f"{what}: each dimension must be between 1 and 64, got {shape}")
+    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+    drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
+    return float(drawn) if shape == () else drawn.tolist()
+
+
+def _whole(compiled: CompiledQuestion, value: Any, what: str) -> int:
+    if isinstance(value, bool) or not float(value).is_integer():
+        raise VariantError(compiled.question.id, f"{what}: expected a whole number, got {value!r}")
+    return int(value)
+
+
+def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """Inputs as the evaluator sees them: lists become read-only float arrays."""
+    values: dict[str, Any] = {}
+    for name, value in inputs.items():
+        if isinstance(value, list):
+            array = np.asarray(value, dtype=np.float64)
+            array.setflags(write=False)
+            value = array
+        values[name] = value
+    return values
+
+
+def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any]) -> dict[str, Any]:
+    for name, expression in compiled.derived:
+        values[name] = _evaluate(compiled, expression, values, f"derived.{name}")
+    return values
+
+
+def _finish(compiled: CompiledQuestion, seed: int, inputs: dict[str, Any], values: dict[str, Any]) -> Variant:
+    question = compiled.question
+    answer: Any = None
+    misconceptions: dict[str, Any] = {}
+    if isinstance(question, NumericQuestion):
+        assert compiled.answer is not None
+        answer = _numeric(compiled, _evaluate(compiled, compiled.answer, values, "answer"), "answer")
+        for misconception, expression in compiled.misconceptions:
+            what = f"misconceptions.{misconception.name}"
+            misconceptions[misconception.name] = _numeric(compiled, _evaluate(compiled, expression, values, what), what)
+    elif isinstance(question, ChoiceQuestion) and compiled.answer is not None:
+        answer = _evaluate(compiled, compiled.answer, values, "answer")
+        ids = option_ids(question.options)
+        if not isinstance(answer, str) or answer not in ids:
+            raise VariantError(question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})")
+    if answer is not None:
+        values = {**values, ANSWER_NAME: answer}
+    return Variant(compiled, seed, inputs, values, answer, misconceptions)
+
+
+def _numeric(compiled: CompiledQuestion, value: Any, what: str) -> float | np.ndarray:
+    question = compiled.question
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise VariantError(question.id, f"{what} gave {value!r}, not a number or an array of numbers") from None
+    rank = ANSWER_RANK[question.type]
+    if array.ndim != rank:
+        expected = ("a number", "a vector", "a matrix")[rank]
+        raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}")
+    if array.size > 64:
+        raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most 64")
+    if rank == 0:
+        return float(array)
+    array.setflags(write=False)
+    return array
+
+
+def display_order(variant: Variant, count: int) -> list[int]:
+    """The order `count` items (order-question steps) are shown in: shuffled, never already right.
+
+    Seeded from the variant's key, so the screen, `quiz show` and `quiz grade` agree.
+    """
+    rng = np.random.default_rng([generator_seed(variant.question.id, variant.seed), 1])
+    order = [int(i) for i in rng.permutation(count)]
+    if count > 1 and order == sorted(order):
+        order = order[1:] + order[:1]
+    return order

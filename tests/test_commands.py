@@ -1,0 +1,163 @@
+"""The `quiz` subcommands: output and exit codes, run in-process on real YAML files."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from quiz import locations
+from quiz.bank import pack_files
+from quiz.cli import main
+
+PACK = """\
+- id: p-one
+  type: number
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "p_1 for scores [{{ s }}, 0]?", ja: "スコア [{{ s }}, 0] の p_1 は？"}
+  explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+  params:
+    s: {decimal: [1, 3]}
+  answer: softmax([s, 0])[0]
+  misconceptions:
+    - {name: raw_score, answer: s, feedback: {en: That is the score itself., ja: スコアそのものです。}}
+- id: steps
+  type: order
+  topic: implementation
+  refs: [E2]
+  prompt: {en: Order the steps., ja: 手順を並べてください。}
+  explanation: {en: Scores first., ja: まずスコア。}
+  items:
+    - {en: scores, ja: スコア}
+    - {en: scale, ja: スケーリング}
+    - {en: softmax, ja: ソフトマックス}
+"""
+
+
+@pytest.fixture
+def pack(tmp_path) -> Path:
+    path = tmp_path / "pack.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_validate_passes_the_bundled_bank(capsys):
+    code, out, _ = run(capsys, "validate", "--seeds", "5")
+    assert code == 0, out
+    assert out.splitlines()[-1].startswith("checked ") and " 0 errors" in out
+
+
+def test_validate_reports_errors_like_a_compiler_and_exits_1(capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: x\ntype: number\ntopic: softmax\nprompt: p\nanswer: __import__('os').system('true')\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(bad))
+    assert code == 1
+    [error] = [line for line in out.splitlines() if ": error: " in line]
+    assert error.startswith(f"{bad}:5:1: error: answer: ") and "__import__" in error
+    assert out.splitlines()[-1] == "checked 1 questions in 1 files: 1 errors, 3 warnings"
+
+
+def test_validate_strict_fails_on_warnings_and_json_lists_them(capsys, tmp_path):
+    only_english = tmp_path / "en.yaml"
+    only_english.write_text("id: x\ntype: truefalse\ntopic: scaling\nprompt: p\nanswer: no\n", encoding="utf-8")
+    assert run(capsys, "validate", str(only_english))[0] == 0
+    assert run(capsys, "validate", "--strict", str(only_english))[0] == 1
+    code, out, _ = run(capsys, "validate", "--format", "json", str(only_english))
+    data = json.loads(out)
+    assert code == 0 and data["ok"] and data["errors"] == 0 and data["warnings"] == 3
+    assert {d["severity"] for d in data["diagnostics"]} == {"warning"}
+    assert all(d["line"] >= 1 for d in data["diagnostics"])
+
+
+def test_validate_self_tests_parametric_questions(capsys, tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(PACK.replace("answer: s, feedback", "answer: 'softmax([s, 0])[0] * 1', feedback"), encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--seeds", "3", str(broken))
+    assert code == 1 and "self-test: seed 0: misconception raw_score equals the answer" in out
+
+
+def test_schema_is_valid_and_accepts_every_bundled_file(capsys):
+    code, out, _ = run(capsys, "schema")
+    schema = json.loads(out)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    files = pack_files(locations.bundled_bank_dir())
+    assert files
+    for path in files:
+        errors = list(validator.iter_errors(yaml.safe_load(path.read_text(encoding="utf-8"))))
+        assert not errors, f"{path}: {errors[0].message}"
+
+
+def test_schema_rejects_an_unknown_field(capsys):
+    run(capsys, "schema")  # warm nothing; schema is generated per call
+    code, out, _ = run(capsys, "schema")
+    validator = jsonschema.Draft202012Validator(json.loads(out))
+    question = {"id": "x", "type": "truefalse", "topic": "t", "prompt": "p", "answer": True, "promt": "typo"}
+    assert not validator.is_valid(question)
+
+
+def test_show_json_has_the_documented_keys(capsys, pack):
+    code, out, _ = run(capsys, "show", "p-one", "--seed", "7", "--json", "--answer", "--bank", str(pack))
+    data = json.loads(out)
+    assert code == 0
+    assert {"key", "prompt", "inputs", "answer", "tolerance"} <= set(data)
+    assert data["key"] == "p-one#7" and data["prompt"] == f"p_1 for scores [{data['inputs']['s']}, 0]?"
+    assert data["tolerance"]["atol"] == 0.0005
+
+
+def test_show_accepts_a_variant_key_and_japanese(capsys, pack):
+    code, out, _ = run(capsys, "show", "p-one#7", "--lang", "ja", "--bank", str(pack))
+    assert code == 0 and out.startswith("p-one#7 ·") and "スコア [" in out and "正解：" not in out
+
+
+def test_unknown_id_exits_1_with_a_suggestion(capsys, pack):
+    code, _, err = run(capsys, "show", "p-on", "--bank", str(pack))
+    assert code == 1 and "did you mean p-one" in err
+
+
+def test_grade_right_wrong_and_misconception(capsys, pack):
+    _, out, _ = run(capsys, "show", "p-one#2", "--json", "--answer", "--bank", str(pack))
+    shown = json.loads(out)
+    code, out, _ = run(capsys, "grade", "p-one", "--seed", "2", "--answer", str(shown["answer"]), "--json", "--bank", str(pack))
+    result = json.loads(out)
+    assert code == 0 and result["score"] == 1.0 and result["verdict"] == "correct"
+    s = shown["inputs"]["s"]
+    code, out, _ = run(capsys, "grade", "p-one#2", "--answer", str(s), "--json", "--bank", str(pack))
+    result = json.loads(out)
+    assert code == 0 and result["score"] == 0.0 and result["misconception"] == "raw_score"
+    assert set(result) >= {"score", "verdict", "misconception", "answer"}
+
+
+def test_grade_invalid_answer_exits_3_and_counts_nothing(capsys, pack):
+    code, _, err = run(capsys, "grade", "p-one#2", "--answer", "0.5 0.5", "--bank", str(pack))
+    assert code == 3 and "Expected a number, but got a vector of 2 numbers" in err
+
+
+def test_grade_order_uses_item_numbers_as_shown(capsys, pack):
+    _, out, _ = run(capsys, "show", "steps", "--json", "--answer", "--bank", str(pack))
+    shown = json.loads(out)
+    right = " ".join(str(n) for n in shown["answer"])
+    code, out, _ = run(capsys, "grade", "steps", "--answer", right, "--json", "--bank", str(pack))
+    assert code == 0 and json.loads(out)["score"] == 1.0
+
+
+def test_grade_usage_error_exits_2(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["grade", "p-one"])
+    assert exited.value.code == 2
+
+
+def test_list_filters_by_topic_and_claim(capsys, pack):
+    code, out, _ = run(capsys, "list", "--topic", "implementation", "--bank", str(pack))
+    assert code == 0 and "steps" in out and "p-one" not in out
+    code, out, _ = run(capsys, "list", "--claim", "C6", "--bank", str(pack))
+    assert "p-one" in out and "steps" not in out and "{{" not in out
+    assert run(capsys, "list", "--topic", "nope")[0] == 1

@@ -1,0 +1,169 @@
+"""Grading: the tolerance rule at its boundaries, misconceptions, partial credit and hints."""
+
+import numpy as np
+import pytest
+
+from quiz.format.model import Tolerance
+from quiz.grading import Verdict, give_up, grade, longest_ordered_run, within
+from quiz.variants import make_variant
+
+PACK = """\
+- id: p1
+  type: number
+  topic: softmax
+  prompt: "p_1 for scores [4, 0] after scaling by 1/sqrt(4)?"
+  hints: [Divide by 2 first., Then use the logistic function.]
+  answer: softmax([4 / sqrt(4), 0])[0]
+  misconceptions:
+    - name: no_scaling
+      answer: softmax([4, 0])[0]
+      feedback: You forgot to divide by sqrt(d_k).
+    - name: divide_by_d_k
+      answer: softmax([4 / 4, 0])[0]
+      feedback: That divides by d_k.
+      credit: 0.5
+- id: weights
+  type: vector
+  topic: softmax
+  prompt: Weights?
+  answer: [0.881, 0.119]
+  tolerance: {decimals: 2}
+- id: pick
+  type: choice
+  topic: scaling
+  prompt: Why scale?
+  options:
+    - {text: Uniform weights, feedback: "No: that is not the aim."}
+    - {text: Keep score variance near one, correct: true}
+    - {text: Faster matmuls}
+- id: several
+  type: multi
+  topic: diagnosis
+  prompt: Check which?
+  options:
+    - {text: Fully masked rows, correct: true}
+    - {text: Overflow in float16, correct: true}
+    - {text: Learning-rate warm-up}
+    - {text: Non-finite inputs, correct: true}
+- id: steps
+  type: order
+  topic: implementation
+  prompt: Order the steps.
+  items: [scores, scale, mask, softmax, weighted sum]
+- id: tf
+  type: truefalse
+  topic: scaling
+  prompt: Scaling makes attention uniform.
+  answer: false
+- id: talk
+  type: explain
+  topic: scaling
+  prompt: Why sqrt(d_k)?
+  model_answer: Var(q.k) = d_k.
+  rubric: [independence assumption, variance d_k, divide by sqrt to get 1, not to make uniform]
+"""
+
+
+@pytest.fixture
+def variants(compile_yaml):
+    return {qid: make_variant(c, 0) for qid, c in compile_yaml(PACK).items()}
+
+
+def logistic(x: float) -> float:
+    return 1 / (1 + np.exp(-x))
+
+
+def test_the_key_and_answers_worked_by_hand_are_correct(variants):
+    v = variants["p1"]
+    assert v.answer == pytest.approx(logistic(2), rel=1e-12)
+    for typed in (logistic(2), 0.881, 0.8808, 0.88079708):
+        result = grade(v, typed)
+        assert (result.score, result.verdict) == (1.0, Verdict.CORRECT)
+
+
+def test_tolerance_boundary_is_inclusive_and_just_outside_fails():
+    tolerance = Tolerance(rtol=0.01, atol=0.001)
+    key = 2.0
+    allowed = 0.001 + 0.01 * 2.0
+    assert within(key + allowed, key, tolerance) and within(key - allowed, key, tolerance)
+    assert not within(key + 1.1 * allowed, key, tolerance)
+    assert not within(key - 1.1 * allowed, key, tolerance)
+
+
+def test_decimals_accept_a_correctly_rounded_answer_at_the_half_way_point():
+    # 0.125 rounds to 0.13 (or 0.12): exactly half a unit away, which binary rounding must not fail.
+    assert within(0.13, 0.125, Tolerance(decimals=2)) and within(0.12, 0.125, Tolerance(decimals=2))
+    assert not within(0.14, 0.125, Tolerance(decimals=2))
+
+
+def test_a_zero_key_is_gradable_through_atol():
+    assert within(0.0004, 0.0, Tolerance()) and not within(0.001, 0.0, Tolerance())
+
+
+def test_misconception_is_named_with_its_feedback_and_credit(variants):
+    v = variants["p1"]
+    result = grade(v, logistic(4))
+    assert (result.misconception, result.score, result.verdict) == ("no_scaling", 0.0, Verdict.INCORRECT)
+    assert result.feedback[0].en == "You forgot to divide by sqrt(d_k)."
+    result = grade(v, logistic(1))
+    assert (result.misconception, result.score, result.verdict) == ("divide_by_d_k", 0.5, Verdict.PARTIAL)
+
+
+def test_an_unrelated_wrong_answer_matches_no_misconception(variants):
+    result = grade(variants["p1"], 0.3)
+    assert (result.score, result.misconception, result.feedback) == (0.0, None, ())
+
+
+def test_hints_multiply_the_score_down(variants):
+    v = variants["p1"]
+    assert grade(v, 0.881, hints_used=1).score == pytest.approx(0.75)
+    assert grade(v, 0.881, hints_used=1).verdict is Verdict.CORRECT
+    assert grade(v, logistic(1), hints_used=2).score == pytest.approx(0.25)
+    assert grade(v, 0.881, hints_used=5).score == 0.0
+
+
+def test_vectors_get_per_element_marks(variants):
+    v = variants["weights"]
+    result = grade(v, np.array([0.88, 0.2]))
+    assert result.marks.tolist() == [True, False] and result.score == 0.0
+    assert grade(v, np.array([0.88, 0.12])).score == 1.0  # two decimals widen the tolerance
+
+
+def test_choice_gives_option_feedback(variants):
+    v = variants["pick"]
+    assert grade(v, "b").score == 1.0
+    wrong = grade(v, "a")
+    assert wrong.score == 0.0 and wrong.feedback[0].en == "No: that is not the aim."
+
+
+@pytest.mark.parametrize(
+    ("picked", "score"),
+    [({"a", "b", "d"}, 1.0), ({"a", "b"}, 2 / 3), ({"a", "b", "c"}, 1 / 3), ({"c"}, 0.0), ({"a", "c"}, 0.0), (set(), 0.0)],
+)
+def test_multi_scores_right_minus_wrong_over_right(variants, picked, score):
+    assert grade(variants["several"], picked).score == pytest.approx(score)
+
+
+@pytest.mark.parametrize(
+    ("order", "run"),
+    [([0, 1, 2, 3, 4], 5), ([1, 0, 2, 3, 4], 4), ([4, 3, 2, 1, 0], 1), ([2, 0, 1, 4, 3], 3), ([0, 2, 4, 1, 3], 3)],
+)
+def test_order_scores_the_longest_run_in_right_relative_order(variants, order, run):
+    assert longest_ordered_run(order) == run
+    assert grade(variants["steps"], order).score == pytest.approx(run / 5)
+
+
+def test_order_must_list_each_item_once(variants):
+    with pytest.raises(ValueError):
+        grade(variants["steps"], [0, 0, 1, 2, 3])
+
+
+def test_truefalse_and_explain(variants):
+    assert grade(variants["tf"], False).score == 1.0 and grade(variants["tf"], True).score == 0.0
+    assert grade(variants["talk"], {0, 1, 3}).score == pytest.approx(0.75)
+    assert grade(variants["talk"], set()).verdict is Verdict.INCORRECT
+
+
+def test_giving_up_reveals_the_answer_and_scores_zero(variants):
+    result = give_up(variants["several"], hints_used=1)
+    assert (result.score, result.verdict, result.answer) == (0.0, Verdict.REVEALED, ["a", "b", "d"])

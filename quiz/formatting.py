@@ -5,7 +5,6 @@ from decimal import Decimal
 
 import numpy as np
 
-_TABLE_MIN_WIDTH = 4  # "---:" is the narrowest right-aligned Markdown column rule
 
 
 def format_number(x: float | int | np.number, digits: int = 4) -> str:
@@ -45,7 +44,7 @@ def format_value(value: object) -> str:
     """How a template shows a computed value.
 
     Strings as they are; numbers via `format_number`; bools and None by name; tuples such as
-    shapes in parentheses; vectors inline; a matrix as a Markdown table between blank lines.
+    shapes in parentheses; vectors inline; a matrix as an aligned, bracketed block between blank lines.
     Other values (engine records, dicts) raise TypeError: show one of their fields instead.
     """
     if isinstance(value, str):
@@ -62,7 +61,7 @@ def format_value(value: object) -> str:
         if array.dtype.kind not in "biuf":
             raise TypeError(f"cannot show values of dtype {array.dtype}")
         if array.ndim == 2 and array.size:
-            return _markdown_table(array)
+            return _matrix_block(array)
         return format_array_inline(array)
     raise TypeError(f"cannot show a {type(value).__name__} as text; show one of its fields")
 
@@ -79,18 +78,22 @@ def _format_scalar(value: object, digits: int) -> str:
     return format_number(value, digits)
 
 
-def _markdown_table(matrix: np.ndarray) -> str:
-    """A right-aligned Markdown table with empty headers, padded so the raw text lines up too."""
+def _matrix_block(matrix: np.ndarray) -> str:
+    """A bracketed matrix with right-aligned columns, in a fenced block between blank lines.
+
+    A fence keeps the columns aligned wherever Markdown is shown (the app, `quiz show`), and
+    the tall brackets read as a matrix, as in a textbook.
+    """
     cells = [[_format_scalar(value, 4) for value in row] for row in matrix.tolist()]
-    width = max(_TABLE_MIN_WIDTH, *(len(cell) for row in cells for cell in row))
-    header = [""] * matrix.shape[1]
-    rule = ["-" * (width - 1) + ":"] * matrix.shape[1]
-    lines = [_table_row(row, width) for row in (header, rule, *cells)]
-    return "\n\n" + "\n".join(lines) + "\n\n"
-
-
-def _table_row(cells: list[str], width: int) -> str:
-    return "| " + " | ".join(cell.rjust(width) for cell in cells) + " |"
+    width = max(len(cell) for row in cells for cell in row)
+    rows = ["  ".join(cell.rjust(width) for cell in row) for row in cells]
+    if len(rows) == 1:
+        lines = [f"[ {rows[0]} ]"]
+    else:
+        left = ["⎡", *["⎢"] * (len(rows) - 2), "⎣"]
+        right = ["⎤", *["⎥"] * (len(rows) - 2), "⎦"]
+        lines = [f"{l} {row} {r}" for l, row, r in zip(left, rows, right)]
+    return "\n\n```text\n" + "\n".join(lines) + "\n```\n\n"
 
 
 def _scientific(x: Decimal, digits: int) -> str:

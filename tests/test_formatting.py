@@ -76,18 +76,20 @@ def test_format_value(value, text):
     assert format_value(value) == text
 
 
-def test_a_matrix_is_a_right_aligned_markdown_table_between_blank_lines():
-    text = format_value(np.array([[1.0, 0.25], [-3.5, 100.0]]))
-    assert text.startswith("\n\n") and text.endswith("\n\n")
-    assert text.strip("\n").splitlines() == [
-        "|      |      |",
-        "| ---: | ---: |",
-        "|    1 | 0.25 |",
-        "| -3.5 |  100 |",
+def test_a_matrix_is_an_aligned_bracketed_block_between_blank_lines():
+    text = format_value(np.array([[1.0, 0.25], [-3.5, 100.0], [0.0, 2.0]]))
+    assert text.startswith("\n\n```text\n") and text.endswith("\n```\n\n")
+    assert text.strip("\n").splitlines()[1:-1] == [
+        "⎡    1  0.25 ⎤",
+        "⎢ -3.5   100 ⎥",
+        "⎣    0     2 ⎦",
     ]
-    html = MarkdownIt("commonmark").enable("table").render("Q is" + text + "done")
-    assert html.count('<td style="text-align:right">') == 4
-    assert "<p>Q is</p>" in html and "<p>done</p>" in html
+    tokens = MarkdownIt("commonmark").parse("Q is" + text + "done")
+    assert [t.type for t in tokens if t.type in ("fence", "paragraph_open")] == ["paragraph_open", "fence", "paragraph_open"]
+
+
+def test_a_one_row_matrix_keeps_square_brackets():
+    assert format_value(np.array([[0.5, 0.5]])).strip("\n").splitlines()[1] == "[ 0.5  0.5 ]"
 
 
 def test_values_without_a_text_form_are_refused():

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the variant as text or JSON."""
     from quiz.commands.common import find_variant, load
     from quiz.i18n import tr
+    from quiz.mathtext import markdown_to_plain
     from quiz.present import answer_text, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
@@ -34,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(variant_json(variant, args.lang, args.answer), ensure_ascii=False, indent=2))
         return 0
     question = variant.question
-    print(f"{variant.key} · {question.type} · {question.topic} · difficulty {question.difficulty}")
+    print(f"{variant.key} · {question.type} · {question.topic} · {tr('show.difficulty', args.lang, level=question.difficulty)}")
     print()
-    print(variant.text(question.prompt, args.lang))
+    print(markdown_to_plain(variant.text(question.prompt, args.lang)))
     print()
     print("\n".join(how_to_answer(variant, args.lang)))
     if args.answer:
@@ -44,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
         print(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang)))
         if question.explanation is not None:
             print()
-            print(variant.text(question.explanation, args.lang))
+            print(markdown_to_plain(variant.text(question.explanation, args.lang)))
     return 0

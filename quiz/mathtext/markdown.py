@@ -1,0 +1,80 @@
+"""A Markdown parser whose `$...$` and `$$...$$` maths come out as Unicode text tokens.
+
+Textual's Markdown widget silently drops token types it does not know, so maths must reach it as
+plain text and paragraphs; a plain Markdown parser would instead read `_` and `*` inside a formula
+as emphasis.
+"""
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from quiz.mathtext.latex import latex_to_unicode
+
+_INLINE_MATHS = frozenset({"math_inline", "math_inline_double"})
+_BLOCK_MATHS = frozenset({"math_block", "math_block_label"})
+
+
+def make_markdown_parser() -> MarkdownIt:
+    """Textual's default "gfm-like" parser, plus dollar maths rendered to Unicode text.
+
+    Pass it as `Markdown(text, parser_factory=make_markdown_parser)`.
+    """
+    parser = MarkdownIt("gfm-like")
+    parser.use(
+        dollarmath_plugin,
+        # Pandoc's rule for prose with prices: `$5 and $10` is not maths, since a closing `$`
+        # must not be followed by a digit nor an opening one followed by a space.
+        allow_space=False,
+        allow_digits=False,
+        allow_blank_lines=False,
+        double_inline=True,
+    )
+    # After linkify, so no formula becomes a link; before text_join, which merges our text tokens.
+    parser.core.ruler.before("text_join", "maths_to_text", _maths_to_text)
+    return parser
+
+
+def _maths_to_text(state: StateCore) -> None:
+    """Core rule: every maths token becomes text (inline) or a paragraph of text (block)."""
+    tokens: list[Token] = []
+    for token in state.tokens:
+        if token.type in _BLOCK_MATHS:
+            tokens.extend(_paragraph(token))
+            continue
+        if token.children:
+            token.children = _inline_children(token.children)
+        tokens.append(token)
+    state.tokens = tokens
+
+
+def _inline_children(children: list[Token]) -> list[Token]:
+    converted = []
+    for child in children:
+        if child.type in _INLINE_MATHS:
+            # An inline formula stays on its line, even an aligned one written over several.
+            text = latex_to_unicode(child.content).replace("\n", " ")
+            child = Token("text", "", 0, content=text, level=child.level)
+        elif child.children:  # an image's alt text is inline tokens too
+            child.children = _inline_children(child.children)
+        converted.append(child)
+    return converted
+
+
+def _paragraph(token: Token) -> list[Token]:
+    """A displayed formula as a paragraph, one line of text per line of the formula."""
+    text = latex_to_unicode(token.content)
+    if token.type == "math_block_label":
+        text += f" ({token.info})"
+    children: list[Token] = []
+    for number, line in enumerate(text.split("\n")):
+        if number:
+            children.append(Token("hardbreak", "br", 0, level=token.level + 1))
+        children.append(Token("text", "", 0, content=line, level=token.level + 1))
+    inline = Token("inline", "", 0, map=token.map, level=token.level + 1, content=text, children=children, block=True)
+    return [
+        Token("paragraph_open", "p", 1, map=token.map, level=token.level, block=True),
+        inline,
+        Token("paragraph_close", "p", -1, level=token.level, block=True),
+    ]

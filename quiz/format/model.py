@@ -449,6 +449,9 @@ QUESTION_TYPES: Final = (
     TrueFalseQuestion,
     ExplainQuestion,
 )
+TYPE_NAMES: Final = tuple(Tagged("type").variants(QUESTION_TYPES))
+"""The question types' names, in the order of QUESTION_TYPES."""
+
 Question = Annotated[
     NumberQuestion
     | VectorQuestion

@@ -1,0 +1,68 @@
+"""The intermediate tensors of a variant, for the worked solution shown after answering.
+
+Any attention trace among the variant's values gives its scores, scaled scores, weights and
+output; other matrices and vectors the question computed are shown as they are. A weight
+matrix (non-negative rows summing to one, or a trace's weights) is marked for a heatmap.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+
+from engine import AttentionTrace
+from quiz.variants import Variant
+
+MAX_SHOWN: Final = 16
+"""Largest number of rows or columns a worked tensor is shown with."""
+TRACE_STEPS: Final = ("scores", "scaled", "weights", "output")
+
+
+@dataclass(frozen=True)
+class WorkedTensor:
+    """A named tensor of the worked solution; `is_weights` asks for a heatmap."""
+
+    name: str
+    value: np.ndarray
+    is_weights: bool = False
+
+
+def _is_weight_matrix(value: np.ndarray) -> bool:
+    """Rows of non-negative weights summing to one (a vector counts as one row)."""
+    if value.ndim not in (1, 2) or value.size < 2 or not np.isfinite(value).all():
+        return False
+    return bool((value >= 0).all() and np.allclose(value.sum(axis=-1), 1.0, atol=1e-6))
+
+
+def _showable(value: Any) -> np.ndarray | None:
+    array = np.asarray(value) if isinstance(value, np.ndarray | list) else None
+    if array is None or array.dtype.kind not in "biuf" or array.ndim not in (1, 2):
+        return None
+    if max(array.shape) > MAX_SHOWN:
+        return None
+    return array.astype(np.float64)
+
+
+def worked_tensors(variant: Variant) -> list[WorkedTensor]:
+    """The tensors worth showing in the worked solution of `variant`, in the order computed."""
+    shown: list[WorkedTensor] = []
+    for name, value in variant.values.items():
+        if isinstance(value, AttentionTrace):
+            for step in TRACE_STEPS:
+                array = _showable(_last_two_axes(getattr(value, step)))
+                if array is not None:
+                    shown.append(WorkedTensor(f"{name}.{step}", array, step == "weights"))
+            continue
+        array = _showable(value)
+        if array is not None:
+            shown.append(WorkedTensor(name, array, _is_weight_matrix(array)))
+    return shown
+
+
+def _last_two_axes(value: np.ndarray) -> np.ndarray:
+    """The first head/batch of a batched tensor: worked solutions show one matrix."""
+    while value.ndim > 2:
+        value = value[0]
+    return value

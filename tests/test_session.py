@@ -1,0 +1,88 @@
+"""Practice sessions, settings and worked tensors: the core under the app, without Textual."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from quiz.bank import load_bank
+from quiz.session import PracticeSession, Selection, SessionError
+from quiz.settings import Settings, load_settings, save_settings
+from quiz.variants import make_variant
+from quiz.worked import worked_tensors
+
+BANK = load_bank()
+
+
+def test_selection_filters_by_topic_claim_and_difficulty():
+    session = PracticeSession(BANK, Selection(topic="softmax"), rng=random.Random(0))
+    ids = {session.next_question().question.id for _ in range(session.size)}
+    assert ids == {q.id for q in BANK.questions.values() if q.topic == "softmax"}
+    by_claim = PracticeSession(BANK, Selection(claim="C6"), rng=random.Random(0))
+    assert all("C6" in by_claim.next_question().question.refs for _ in range(by_claim.size))
+    assert PracticeSession(BANK, Selection(difficulty=3)).size == sum(q.difficulty == 3 for q in BANK.questions.values())
+
+
+def test_a_variant_key_gives_exactly_that_variant_first():
+    session = PracticeSession(BANK, Selection(key="causal-weights-3x3#3"))
+    assert session.next_question().key == "causal-weights-3x3#3"
+
+
+def test_unknown_id_and_empty_selection_are_errors():
+    with pytest.raises(SessionError, match="no question with id"):
+        PracticeSession(BANK, Selection(key="nope"))
+    with pytest.raises(SessionError, match="no question matches"):
+        PracticeSession(BANK, Selection(topic="softmax", claim="G6"))
+
+
+def test_attempts_leave_through_one_callback_with_what_history_needs():
+    attempts = []
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append)
+    variant = session.next_question()
+    assert session.next_hint() is not None
+    result = session.submit(np.array([0.8808, 0.1192]))
+    assert result.score == pytest.approx(1 - variant.question.hint_penalty)
+    [attempt] = attempts
+    assert (attempt.question_id, attempt.key, attempt.hints_used, attempt.verdict) == (
+        "two-key-scaled-weights",
+        "two-key-scaled-weights",
+        1,
+        "correct",
+    )
+    assert attempt.version == variant.question.version and json.dumps(attempt.response)
+    assert session.answered == 1 and session.mean_score == result.score
+
+
+def test_fresh_variant_redraws_the_same_question():
+    session = PracticeSession(BANK, Selection(key="causal-weights-3x3#1"), rng=random.Random(5))
+    first = session.next_question()
+    second = session.fresh_variant()
+    assert second.question.id == first.question.id and second.inputs != first.inputs
+    assert session.result is None and session.hints_shown == 0
+
+
+def test_settings_round_trip_and_survive_a_damaged_file(tmp_path):
+    path = tmp_path / "settings.json"
+    assert load_settings(path) == (Settings(), None)
+    save_settings(Settings(language="ja", theme="nord"), path)
+    assert load_settings(path) == (Settings(language="ja", theme="nord"), None)
+    path.write_text("{not json", encoding="utf-8")
+    settings, problem = load_settings(path)
+    assert settings == Settings() and "could not read the settings" in problem
+    path.write_text('{"language": "fr"}', encoding="utf-8")
+    settings, problem = load_settings(path)
+    assert settings.language == "en" and "unknown language" in problem
+    assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # no temporary file left
+
+
+def test_worked_tensors_show_a_trace_and_mark_weights():
+    from quiz.diagnostics import Report
+    from quiz.format.checks import check_question
+
+    compiled = check_question(BANK.questions["causal-weights-3x3"], BANK.claims, Report())
+    variant = make_variant(compiled, 3)
+    shown = worked_tensors(variant)
+    weights = [t for t in shown if t.is_weights]
+    assert weights and any(np.allclose(t.value, variant.answer) for t in weights)
+    assert all(not t.is_weights or np.allclose(np.atleast_2d(t.value).sum(axis=-1), 1) for t in shown)

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quiz import __version__
-from quiz.commands import CommandError, grade, schema, show, validate
+from quiz.commands import CommandError, grade, practice, schema, show, validate
 from quiz.commands import list as list_command
 
-COMMANDS = (list_command, show, grade, validate, schema)
+COMMANDS = (practice, list_command, show, grade, validate, schema)
 
 
 def _bank_option(dest: str) -> argparse.ArgumentParser:
@@ -50,10 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.bank = [*args.root_bank, *getattr(args, "bank", [])]
-    if not hasattr(args, "run"):
-        parser.print_help()
-        return 0
     try:
+        if not hasattr(args, "run"):  # plain `quiz` opens the app on its home screen
+            return practice.launch(args, None)
         return args.run(args)
     except CommandError as exc:
         print(f"quiz: {exc.message}", file=sys.stderr)

@@ -1,0 +1,39 @@
+"""`quiz practice` (and plain `quiz`): open the app, optionally straight into a selection."""
+
+from __future__ import annotations
+
+import argparse
+
+from quiz.i18n import LANGUAGES
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "practice",
+        parents=parents,
+        help="practise questions in the terminal app",
+        description="Open the app on the first question of a selection (all questions by default).",
+    )
+    parser.add_argument("--topic", help="only this topic")
+    parser.add_argument("--claim", help="only questions citing this claim (e.g. B4)")
+    parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="only this difficulty")
+    parser.add_argument("--id", dest="key", metavar="ID|KEY", help="one question, by id or variant key (id#seed)")
+    parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: your setting)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the app on the selection the options describe."""
+    from quiz.session import Selection
+
+    selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key)
+    return launch(args, selection)
+
+
+def launch(args: argparse.Namespace, selection: object | None) -> int:
+    """Build the app with `make_app` and run it until the learner quits."""
+    from quiz.ui.app import make_app
+
+    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection)
+    app.run()
+    return 0

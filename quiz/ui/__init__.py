@@ -1,0 +1,1 @@
+"""The Textual app: a thin layer of screens and widgets over the quiz core."""

@@ -1,0 +1,183 @@
+"""The quiz app and its one factory, `make_app`, used by the command line and the tests alike."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from quiz.bank import Bank, load_bank
+from quiz.i18n import LANGUAGES, tr
+from quiz.session import Attempt, PracticeSession, Selection, SessionError
+from quiz.settings import Settings, load_settings, save_settings
+from quiz.ui.screens.browser import BrowserScreen
+from quiz.ui.screens.home import HomeScreen
+from quiz.ui.screens.pick import KeyScreen, PickScreen
+from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.screens.settings import SettingsScreen
+from quiz.ui.translate import translate_bindings
+from quiz.variants import parse_key
+
+
+class QuizApp(App[None]):
+    """Practise attention interview questions in the terminal."""
+
+    CSS_PATH = "app.tcss"
+    BINDINGS = [Binding("f1", "show_help_panel", "ui.key_help")]
+
+    def __init__(
+        self,
+        bank: Bank,
+        settings: Settings,
+        *,
+        start: Selection | None = None,
+        seed: int | None = None,
+        settings_file: Path | None = None,
+        on_attempt: Callable[[Attempt], None] | None = None,
+        startup_messages: Sequence[str] = (),
+    ) -> None:
+        super().__init__()
+        self.bank = bank
+        self.settings = settings
+        self.start = start
+        self.rng = random.Random(seed)
+        self.settings_file = settings_file
+        self.on_attempt = on_attempt
+        self.startup_messages = list(startup_messages)
+        translate_bindings(self, self.lang)
+
+    @property
+    def lang(self) -> str:
+        return self.settings.language
+
+    def on_mount(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self.push_screen(HomeScreen(self.lang, len(self.bank)))
+        for message in self.startup_messages:
+            self.notify(message, severity="warning", timeout=10)
+        if self.start is not None:
+            self.start_practice(self.start)
+
+    # -- practice ---------------------------------------------------------------------------
+
+    def start_practice(self, selection: Selection) -> None:
+        """Open the question screen for the questions `selection` picks."""
+        try:
+            session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
+            session.next_question()
+        except SessionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        for problem in session.problems:
+            self.notify(problem, severity="warning", timeout=10)
+        self.push_screen(QuestionScreen(session, self.lang))
+
+    def action_menu(self, choice: str) -> None:
+        """A home-menu entry: practise, browse, settings or quit."""
+        lang = self.lang
+        claims = self.bank.claims
+        if choice == "practice_all":
+            self.start_practice(Selection())
+        elif choice == "practice_topic":
+            options = [(t.id, t.name(lang)) for t in claims.topics.values()]
+            self.push_screen(PickScreen(tr("ui.pick_topic", lang), options, lang), self._with("topic"))
+        elif choice == "practice_claim":
+            options = [(c.id, f"{c.id}  {c.summary(lang)}") for c in claims.claims.values()]
+            self.push_screen(PickScreen(tr("ui.pick_claim", lang), options, lang), self._with("claim"))
+        elif choice == "practice_difficulty":
+            options = [(str(d), tr(f"ui.difficulty_{d}", lang)) for d in (1, 2, 3)]
+            self.push_screen(PickScreen(tr("ui.pick_difficulty", lang), options, lang), self._with("difficulty"))
+        elif choice == "practice_one":
+            self.push_screen(KeyScreen(lang, self._known_key, list(self.bank.questions)), self._with("key"))
+        elif choice == "browse":
+            self.push_screen(BrowserScreen(self.bank, lang))
+        elif choice == "settings":
+            self.action_open_settings()
+        elif choice == "quit":
+            self.exit()
+
+    def _with(self, field: str) -> Callable[[str | None], None]:
+        def start(value: str | None) -> None:
+            if value is not None:
+                self.start_practice(Selection(**{field: int(value) if field == "difficulty" else value}))
+
+        return start
+
+    def _known_key(self, key: str) -> bool:
+        try:
+            return parse_key(key)[0] in self.bank.questions
+        except ValueError:
+            return False
+
+    def action_practice_key(self, key: str) -> None:
+        self.start_practice(Selection(key=key))
+
+    def action_go_home(self) -> None:
+        while len(self.screen_stack) > 2:  # Textual's base screen, then home
+            self.pop_screen()
+
+    # -- settings ---------------------------------------------------------------------------
+
+    def action_open_settings(self) -> None:
+        self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
+
+    def action_set_language(self, lang: str) -> None:
+        """Switch the whole interface to `lang`: home and settings are rebuilt in it."""
+        if lang not in LANGUAGES or lang == self.lang:
+            return
+        self._save(replace(self.settings, language=lang))
+        translate_bindings(self, lang)
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(HomeScreen(lang, len(self.bank)))
+        self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
+
+    def action_set_theme(self, theme: str) -> None:
+        if theme in self.available_themes:
+            self.theme = theme
+            self._save(replace(self.settings, theme=theme))
+
+    def _save(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            save_settings(settings, self.settings_file)
+        except OSError as exc:
+            self.notify(tr("ui.settings_not_saved", self.lang, reason=str(exc)), severity="error")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        lang = self.lang
+        yield SystemCommand(tr("ui.menu_practice_all", lang), tr("ui.cmd_practice_all", lang), lambda: self.action_menu("practice_all"))
+        yield SystemCommand(tr("ui.menu_browse", lang), tr("ui.cmd_browse", lang), lambda: self.action_menu("browse"))
+        yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), self.action_open_settings)
+        other = "ja" if lang == "en" else "en"
+        yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.action_set_language(other))
+        if isinstance(screen, QuestionScreen):
+            for action in ("next_question", "fresh_variant", "hint", "give_up"):
+                if screen.check_action(action, ()):
+                    yield SystemCommand(tr(f"ui.key_{action}", lang), tr(f"ui.cmd_{action}", lang), getattr(screen, f"action_{action}"))
+
+
+def make_app(
+    bank_paths: Sequence[Path] = (),
+    *,
+    lang: str | None = None,
+    start: Selection | None = None,
+    seed: int | None = None,
+    bank: Bank | None = None,
+    on_attempt: Callable[[Attempt], None] | None = None,
+) -> QuizApp:
+    """The app with the bank (bundled, user packs, `bank_paths`) and the saved settings loaded."""
+    settings, problem = load_settings()
+    if lang is not None:
+        settings = replace(settings, language=lang)
+    bank = bank if bank is not None else load_bank(extra=bank_paths)
+    messages = [problem] if problem else []
+    messages += [str(d) for d in bank.report.errors]
+    return QuizApp(bank, settings, start=start, seed=seed, on_attempt=on_attempt, startup_messages=messages)

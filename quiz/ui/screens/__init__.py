@@ -1,0 +1,1 @@
+"""Screens of the quiz app, one module each."""

@@ -1,0 +1,82 @@
+"""The bank browser: every question in a table, filtered by topic, claim and type."""
+
+from __future__ import annotations
+
+import re
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Select
+
+from quiz.bank import Bank
+from quiz.format.model import TYPE_NAMES
+from quiz.i18n import tr
+from quiz.mathtext import markdown_to_plain
+from quiz.ui.translate import translate_bindings
+
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
+
+
+class BrowserScreen(Screen[None]):
+    """Browse and open any question of the bank."""
+
+    BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
+
+    def __init__(self, bank: Bank, lang: str) -> None:
+        super().__init__()
+        self.bank = bank
+        self.lang = lang
+        translate_bindings(self, lang)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        claims = self.bank.claims
+        with Horizontal(id="filters"):
+            yield Select(
+                [(Content(t.name(self.lang)), t.id) for t in claims.topics.values()],
+                prompt=tr("ui.filter_topic", self.lang),
+                id="topic",
+            )
+            yield Select(
+                [(Content(f"{c.id} {c.summary(self.lang)}"), c.id) for c in claims.claims.values()],
+                prompt=tr("ui.filter_claim", self.lang),
+                id="claim",
+            )
+            yield Select([(name, name) for name in TYPE_NAMES], prompt=tr("ui.filter_type", self.lang), id="type")
+        yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = tr("ui.title", self.lang)
+        self.sub_title = tr("ui.menu_browse", self.lang)
+        table = self.query_one(DataTable)
+        for column in ("id", "type", "topic", "difficulty", "claims", "prompt"):
+            table.add_column(tr(f"ui.column_{column}", self.lang), key=column)
+        self._fill()
+        table.focus()
+
+    @on(Select.Changed)
+    def _filter(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        topic, claim, kind = (self.query_one(f"#{name}", Select).value for name in ("topic", "claim", "type"))
+        for q in self.bank.questions.values():
+            if topic is not Select.NULL and q.topic != topic:
+                continue
+            if claim is not Select.NULL and claim not in q.refs:
+                continue
+            if kind is not Select.NULL and q.type != kind:
+                continue
+            prompt = markdown_to_plain(_PLACEHOLDER.sub("…", q.prompt.get(self.lang))).replace("\n", " ").strip()
+            table.add_row(q.id, q.type, q.topic, str(q.difficulty), ",".join(q.refs), Content(prompt[:70]), key=q.id)
+
+    @on(DataTable.RowSelected)
+    async def _open(self, event: DataTable.RowSelected) -> None:
+        await self.app.run_action(f"practice_key('{event.row_key.value}')")

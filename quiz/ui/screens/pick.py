@@ -1,0 +1,70 @@
+"""Small modal screens that ask for one choice: a topic, a claim, a difficulty or a question id."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from quiz.i18n import tr
+from quiz.ui.translate import translate_bindings
+
+
+class PickScreen(ModalScreen[str | None]):
+    """Pick one item from a list; dismisses with its id, or None on Escape."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+
+    def __init__(self, title: str, options: list[tuple[str, str]], lang: str) -> None:
+        super().__init__()
+        self.heading = title
+        self.options = options
+        translate_bindings(self, lang)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Content(self.heading), classes="dialog-title")
+            yield OptionList(*(Option(Content(label), id=key) for key, label in self.options), id="choices")
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+
+class KeyScreen(ModalScreen[str | None]):
+    """Type a question id or a variant key (`id#seed`); unknown ids get a suggestion."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+
+    def __init__(self, lang: str, known: Callable[[str], bool], ids: list[str]) -> None:
+        super().__init__()
+        self.lang = lang
+        self.known = known
+        self.ids = ids
+        translate_bindings(self, lang)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(tr("ui.enter_key", self.lang), classes="dialog-title")
+            yield Input(placeholder="softmax-jacobian-entry#4711", id="key")
+            yield Static(id="key-message", markup=False)
+
+    @on(Input.Submitted, "#key")
+    def _entered(self, event: Input.Submitted) -> None:
+        key = event.value.strip()
+        if self.known(key):
+            self.dismiss(key)
+            return
+        close = difflib.get_close_matches(key.split("#")[0], self.ids, n=3, cutoff=0.5)
+        message = tr("ui.unknown_key", self.lang, key=key)
+        if close:
+            message += " " + tr("ui.did_you_mean", self.lang, ids=", ".join(close))
+        self.query_one("#key-message", Static).update(message)

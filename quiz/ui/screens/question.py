@@ -1,0 +1,181 @@
+"""The question screen: prompt, hints, an answer input for the type, then feedback.
+
+It drives a PracticeSession from the core and holds no grading logic: the session grades and
+records each attempt; this screen only shows what happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from quiz.answers import Invalid
+from quiz.format.model import NumericQuestion
+from quiz.i18n import tr
+from quiz.present import tolerance_rule
+from quiz.session import PracticeSession, SessionError
+from quiz.ui.translate import translate_bindings
+from quiz.ui.widgets.answers import AnswerWidget, ExplainAnswer, answer_widget
+from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.maths import MathMarkdown
+
+
+class QuestionScreen(Screen[None]):
+    """Practise the questions of one session, one variant at a time."""
+
+    # F-keys and ctrl combinations only: letters belong to the answer field.
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
+        Binding("f2", "hint", "ui.key_hint", priority=True),
+        Binding("f3", "give_up", "ui.key_give_up", priority=True),
+        Binding("f4", "reveal_model", "ui.key_reveal", priority=True),
+        Binding("f5", "fresh_variant", "ui.key_fresh", priority=True),
+        Binding("f6,ctrl+n", "next_question", "ui.key_next", priority=True),
+        Binding("escape", "app.go_home", "ui.key_home"),
+    ]
+
+    def __init__(self, session: PracticeSession, lang: str) -> None:
+        super().__init__()
+        self.session = session
+        self.lang = lang
+        translate_bindings(self, lang)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(id="progress", markup=False)
+        with VerticalScroll(id="question-body"):
+            yield MathMarkdown(id="prompt")
+            yield Static(id="rule", markup=False)
+            yield VerticalScroll(id="hints")
+            yield Static(id="message", markup=False)
+            yield VerticalScroll(id="answer-area")
+            yield VerticalScroll(id="feedback-area")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.show_variant(self.session.variant or self.session.next_question())
+
+    async def show_variant(self, variant: Any) -> None:
+        """Lay out the current variant: prompt, rule, an empty answer, no hints or feedback."""
+        question = variant.question
+        self.title = tr("ui.title", self.lang)
+        self.sub_title = variant.key
+        await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
+        rule = self.query_one("#rule", Static)
+        rule.update(tolerance_rule(question.tolerance, self.lang) if isinstance(question, NumericQuestion) else "")
+        rule.display = isinstance(question, NumericQuestion)
+        await self.query_one("#hints").remove_children()
+        await self.query_one("#feedback-area").remove_children()
+        self._say("")
+        area = self.query_one("#answer-area")
+        await area.remove_children()
+        widget = answer_widget(variant, self.lang)
+        await area.mount(widget)
+        inputs = widget.query("Input, RadioSet, SelectionList, ListView")
+        if inputs:
+            inputs.first().focus()
+        self._update_progress()
+        self.refresh_bindings()
+
+    def _update_progress(self) -> None:
+        session = self.session
+        variant = session.variant
+        assert variant is not None
+        self.query_one("#progress", Static).update(
+            tr(
+                "ui.progress",
+                self.lang,
+                answered=session.answered,
+                mean=f"{session.mean_score:.2f}",
+                difficulty=variant.question.difficulty,
+                topic=variant.question.topic,
+                hints=len(variant.question.hints),
+            )
+        )
+
+    def _say(self, text: str, error: bool = False) -> None:
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.display = bool(text)
+        message.set_class(error, "invalid")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer only what makes sense now: hints and answers before grading, moving on after."""
+        answered = self.session.result is not None
+        variant = self.session.variant
+        if action in ("submit", "give_up"):
+            return not answered
+        if action == "hint":
+            return not answered and variant is not None and self.session.hints_shown < len(variant.question.hints)
+        if action == "reveal_model":
+            return not answered and variant is not None and variant.question.type == "explain"
+        if action == "fresh_variant":
+            return variant is not None and variant.question.is_parametric
+        return True
+
+    @on(AnswerWidget.Submitted)
+    async def _submitted_from_input(self) -> None:
+        await self.action_submit()
+
+    async def action_submit(self) -> None:
+        if self.session.result is not None:
+            return
+        widget = self.query_one(AnswerWidget)
+        response = widget.response()
+        if isinstance(response, Invalid):
+            self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
+            return
+        await self._show_result(self.session.submit(response), response)
+
+    async def action_give_up(self) -> None:
+        if self.session.result is None:
+            await self._show_result(self.session.reveal(), None)
+
+    async def action_hint(self) -> None:
+        hint = self.session.next_hint()
+        if hint is None:
+            return
+        variant = self.session.variant
+        assert variant is not None
+        penalty = variant.question.hint_penalty
+        label = tr("ui.hint_label", self.lang, n=self.session.hints_shown, penalty=f"{penalty:.0%}")
+        await self.query_one("#hints").mount(MathMarkdown(f"**{label}** {variant.text(hint, self.lang)}", classes="hint"))
+        self.refresh_bindings()
+
+    async def action_reveal_model(self) -> None:
+        widget = self.query_one(AnswerWidget)
+        if isinstance(widget, ExplainAnswer):
+            await widget.reveal()
+
+    async def action_fresh_variant(self) -> None:
+        await self._move(self.session.fresh_variant)
+
+    async def action_next_question(self) -> None:
+        await self._move(self.session.next_question)
+
+    async def _move(self, step: Any) -> None:
+        try:
+            variant = step()
+        except SessionError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        await self.show_variant(variant)
+
+    async def _show_result(self, result: Any, response: Any) -> None:
+        self._say("")
+        variant = self.session.variant
+        assert variant is not None
+        self.query_one(AnswerWidget).seal()
+        area = self.query_one("#feedback-area")
+        await area.remove_children()
+        await area.mount(FeedbackView(variant, result, response, self.lang))
+        self._update_progress()
+        self.refresh_bindings()
+        area.scroll_visible()
+        self.query_one("#question-body").focus()

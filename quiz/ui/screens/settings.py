@@ -1,0 +1,53 @@
+"""Settings: the language of the whole interface and its questions, and the colour theme."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, RadioButton, RadioSet, Select
+
+from quiz.i18n import LANGUAGES, tr
+from quiz.settings import Settings
+from quiz.ui.translate import translate_bindings
+
+LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
+
+
+class SettingsScreen(Screen[None]):
+    """Change settings; each change applies and is saved at once."""
+
+    BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
+
+    def __init__(self, settings: Settings, themes: list[str]) -> None:
+        super().__init__()
+        self.settings = settings
+        self.themes = themes
+        self.lang = settings.language
+        translate_bindings(self, self.lang)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="settings"):
+            yield Label(tr("ui.language", self.lang), classes="setting-title")
+            with RadioSet(id="language"):
+                for lang in LANGUAGES:
+                    yield RadioButton(LANGUAGE_NAMES[lang], value=lang == self.settings.language, name=lang, id=f"lang-{lang}")
+            yield Label(tr("ui.theme", self.lang), classes="setting-title")
+            yield Select([(name, name) for name in self.themes], value=self.settings.theme, allow_blank=False, id="theme")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = tr("ui.title", self.lang)
+        self.sub_title = tr("ui.menu_settings", self.lang)
+        self.query_one("#language").focus()
+
+    @on(RadioSet.Changed, "#language")
+    async def _language(self, event: RadioSet.Changed) -> None:
+        await self.app.run_action(f"set_language('{event.pressed.name}')")
+
+    @on(Select.Changed, "#theme")
+    async def _theme(self, event: Select.Changed) -> None:
+        await self.app.run_action(f"set_theme('{event.value}')")

@@ -1,0 +1,1 @@
+"""Widgets of the quiz app, one module each."""

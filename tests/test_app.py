@@ -1,0 +1,279 @@
+"""End-to-end: the real app, the real core and the bundled bank, driven by Textual's pilot."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from textual.widgets import Input, ListView, RadioSet, SelectionList, Static
+
+from quiz.formatting import format_array_inline
+from quiz.grading import correct_options
+from quiz.session import Selection
+from quiz.ui.app import QuizApp, make_app
+from quiz.ui.screens.home import HomeScreen
+from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.screens.settings import SettingsScreen
+from quiz.ui.widgets.answers import AnswerWidget, OrderAnswer
+from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.heatmap import Heatmap
+
+SIZE = (100, 40)
+
+
+def start(key: str, attempts: list | None = None, lang: str | None = None) -> QuizApp:
+    return make_app(start=Selection(key=key), seed=7, lang=lang, on_attempt=None if attempts is None else attempts.append)
+
+
+def text_of(app: QuizApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def type_answer(pilot, text: str) -> None:
+    field = pilot.app.screen.query_one("#answer-input", Input)
+    field.value = text
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def verdict(app: QuizApp) -> str:
+    return str(app.screen.query_one("#verdict").render())
+
+
+async def test_a_right_numeric_answer_is_graded_correct_and_recorded():
+    attempts: list = []
+    app = start("two-key-scaled-weights", attempts)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, QuestionScreen)
+        await type_answer(pilot, "0.881 0.119")
+        assert verdict(app).startswith("Correct · Score 1.00")
+        assert "Answered 1 · mean score 1.00" in text_of(app, "#progress")
+    [attempt] = attempts
+    assert attempt.question_id == "two-key-scaled-weights" and attempt.score == 1.0
+    assert attempt.response == pytest.approx([0.881, 0.119])
+
+
+async def test_a_misconception_is_named_with_its_feedback():
+    app = start("two-key-scaled-weights")
+    async with app.run_test(size=SIZE) as pilot:
+        await type_answer(pilot, "0.982, 0.018")
+        assert verdict(app).startswith("Incorrect")
+        assert "no_scaling" in text_of(app, "#misconception")
+        assert app.screen.query(".option-feedback")
+
+
+async def test_unreadable_input_shows_the_parser_message_and_costs_nothing():
+    attempts: list = []
+    app = start("two-key-scaled-weights", attempts)
+    async with app.run_test(size=SIZE) as pilot:
+        field = app.screen.query_one("#answer-input", Input)
+        field.value = "0.88 0.12 0.5"
+        await pilot.pause()
+        assert "Expected a vector of 2 numbers, but got a vector of 3 numbers" in text_of(app, "#preview")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Expected a vector of 2 numbers" in text_of(app, "#message")
+        assert not app.screen.query(FeedbackView)
+        assert app.screen.session.answered == 0
+    assert attempts == []
+
+
+async def test_live_preview_shows_how_the_answer_is_read():
+    app = start("two-key-scaled-weights")
+    async with app.run_test(size=SIZE) as pilot:
+        app.screen.query_one("#answer-input", Input).value = "e^2/(1+e^2), 1/(1+e^2)"
+        await pilot.pause()
+        assert text_of(app, "#preview").startswith("Read as: [0.8807970")
+
+
+async def test_hints_cost_points_and_giving_up_shows_the_answer():
+    attempts: list = []
+    app = start("two-key-scaled-weights", attempts)
+    async with app.run_test(size=SIZE) as pilot:
+        hints = len(app.screen.session.variant.question.hints)
+        assert hints >= 1
+        await pilot.press("f2")
+        await pilot.pause()
+        assert len(app.screen.query(".hint")) == 1
+        await pilot.press("f3")
+        await pilot.pause()
+        assert verdict(app) == "Answer shown"
+        key = app.screen.session.variant.answer
+        assert format_array_inline(key) in str(app.screen.query_one("#answer-key")._markdown)
+    assert attempts[0].score == 0.0 and attempts[0].hints_used == 1 and attempts[0].verdict == "revealed"
+
+
+async def test_a_right_answer_after_a_hint_scores_less():
+    app = start("two-key-scaled-weights")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f2")
+        await type_answer(pilot, "0.8808 0.1192")
+        assert verdict(app).startswith("Correct · Score 0.75")
+
+
+async def test_a_fresh_variant_differs():
+    app = start("causal-weights-3x3#1")
+    async with app.run_test(size=SIZE) as pilot:
+        first = app.screen.session.variant
+        await pilot.press("f5")
+        await pilot.pause()
+        second = app.screen.session.variant
+        assert second.key != first.key and second.inputs != first.inputs
+        assert app.screen.sub_title == second.key
+
+
+async def test_feedback_on_attention_weights_has_a_heatmap():
+    app = start("causal-weights-3x3#3")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        await pilot.pause()
+        heatmaps = app.screen.query(Heatmap)
+        assert heatmaps
+        assert any(np.allclose(h.weights, app.screen.session.variant.answer) for h in heatmaps)
+
+
+async def test_numeric_matrix_question_can_be_answered():
+    app = start("causal-weights-3x3#3")
+    async with app.run_test(size=SIZE) as pilot:
+        rows = np.asarray(app.screen.session.variant.answer)
+        await type_answer(pilot, "; ".join(" ".join(f"{v:.4f}" for v in row) for row in rows))
+        assert verdict(app).startswith("Correct")
+
+
+async def test_choice_question_can_be_answered():
+    app = start("float16-fully-masked-row")
+    async with app.run_test(size=SIZE) as pilot:
+        variant = app.screen.session.variant
+        [right] = correct_options(variant)
+        app.screen.query_one(RadioSet).query_one(f"#option-{right}").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert verdict(app).startswith("Correct")
+
+
+async def test_choice_without_a_pick_asks_for_one():
+    app = start("float16-fully-masked-row")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert text_of(app, "#message") == "Pick an option first."
+
+
+async def test_multi_question_can_be_answered_with_the_keyboard():
+    app = start("nan-attention-checks")
+    async with app.run_test(size=SIZE) as pilot:
+        variant = app.screen.session.variant
+        right = set(correct_options(variant))
+        options = app.screen.query_one(SelectionList)
+        options.focus()
+        for index in range(options.option_count):
+            options.highlighted = index
+            if options.get_option_at_index(index).value in right:
+                await pilot.press("space")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert verdict(app).startswith("Correct · Score 1.00")
+
+
+async def test_order_question_is_reordered_with_the_keyboard():
+    app = start("attention-pipeline-order")
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.screen.query_one(OrderAnswer)
+        view = widget.query_one(ListView)
+        view.focus()
+        # Selection sort driven by keys: bring each step to its place with ctrl+up.
+        for target in range(len(widget._order)):
+            position = widget._order.index(target)
+            view.index = position
+            await pilot.pause()
+            for _ in range(position - target):
+                await pilot.press("ctrl+up")
+                await pilot.pause()
+        assert widget.response() == tuple(range(len(widget._order)))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert verdict(app).startswith("Correct")
+
+
+async def test_truefalse_question_can_be_answered():
+    app = start("scaling-purpose-not-uniform")
+    async with app.run_test(size=SIZE) as pilot:
+        right = "true" if app.screen.session.variant.question.answer else "false"
+        app.screen.query_one(f"#answer-{right}").value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert verdict(app).startswith("Correct")
+
+
+async def test_explain_question_reveals_the_model_answer_then_ticks_points():
+    app = start("explain-why-sqrt-dk")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "F4" in text_of(app, "#message")
+        await pilot.press("f4")
+        await pilot.pause()
+        rubric = app.screen.query_one("#rubric", SelectionList)
+        rubric.select_all()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert verdict(app).startswith("Correct · Score 1.00")
+
+
+async def test_next_question_moves_on_and_keeps_progress():
+    app = make_app(start=Selection(topic="softmax"), seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        first = app.screen.session.variant.question.id
+        await pilot.press("f3")
+        await pilot.press("f6")
+        await pilot.pause()
+        assert app.screen.session.variant.question.id != first
+        assert "Answered 1" in text_of(app, "#progress")
+        assert not app.screen.query(FeedbackView)
+
+
+async def test_home_menu_starts_practice_and_escape_returns_home():
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_switching_to_japanese_changes_the_interface_and_is_saved(isolated_user_dirs):
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f8")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#lang-ja").value = True
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert "問題が" in text_of(app, "#welcome")
+        assert "練習" in str(app.screen.query_one("#menu").get_option_at_index(0).prompt)
+    again = make_app(seed=1)
+    assert again.settings.language == "ja"
+
+
+async def test_japanese_question_screen(isolated_user_dirs):
+    app = start("two-key-scaled-weights", lang="ja")
+    async with app.run_test(size=SIZE) as pilot:
+        assert "回答済み 0" in text_of(app, "#progress")
+        await type_answer(pilot, "０．８８１　０．１１９")
+        assert verdict(app).startswith("正解")
+
+
+async def test_a_tiny_terminal_still_works():
+    app = start("two-key-scaled-weights")
+    async with app.run_test(size=(40, 12)) as pilot:
+        await type_answer(pilot, "0.881 0.119")
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert verdict(app).startswith("Correct")

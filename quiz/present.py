@@ -23,6 +23,11 @@ from quiz.i18n import tr
 from quiz.variants import Variant, display_order
 
 
+def letter(index: int) -> str:
+    """How the option at `index` is labelled for learners: a, b, c, ..."""
+    return chr(ord("a") + index)
+
+
 def tolerance_rule(tolerance: Tolerance, lang: str) -> str:
     """The grading rule in words, shown beside every numeric question."""
     rtol = tolerance.effective_rtol
@@ -51,8 +56,9 @@ def answer_text(variant: Variant, lang: str) -> str:
     if isinstance(question, NumericQuestion):
         return format_array_inline(variant.answer)
     if isinstance(question, ChoiceQuestion | MultiQuestion):
-        texts = dict(zip(option_ids(question.options), question.options))
-        return "; ".join(f"{i}) {variant.text(texts[i].text, lang)}" for i in correct_options(variant))
+        ids = option_ids(question.options)
+        right = set(correct_options(variant))
+        return "; ".join(f"{letter(n)}) {variant.text(o.text, lang)}" for n, (i, o) in enumerate(zip(ids, question.options)) if i in right)
     if isinstance(question, TrueFalseQuestion):
         return tr("show.true" if question.answer else "show.false", lang)
     if isinstance(question, OrderQuestion):
@@ -68,7 +74,7 @@ def how_to_answer(variant: Variant, lang: str) -> list[str]:
         shape = np.shape(variant.answer)
         return [tr("show.answer_with", lang, what=describe_shape(shape, lang)), tolerance_rule(question.tolerance, lang)]
     if isinstance(question, ChoiceQuestion | MultiQuestion):
-        lines = [f"  {i}) {variant.text(o.text, lang)}" for i, o in zip(option_ids(question.options), question.options)]
+        lines = [f"  {letter(n)}) {variant.text(o.text, lang)}" for n, o in enumerate(question.options)]
         return [tr("show.pick_one" if isinstance(question, ChoiceQuestion) else "show.pick_all", lang), *lines]
     if isinstance(question, OrderQuestion):
         order = display_order(variant, len(question.items))

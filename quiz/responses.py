@@ -1,7 +1,7 @@
 """Reading a typed response to any question type (the command line's `--answer TEXT`).
 
 Numeric answers go through the answer parser; the other types take short forms: an option's
-id, letter or number; several of them for `multi`; item numbers as shown for `order`; true or
+id, or its letter or number as shown; several of them for `multi`; item numbers as shown for `order`; true or
 false (also yes/no, はい/いいえ, ○/×); the numbers of the rubric points made for `explain`.
 """
 
@@ -73,8 +73,11 @@ def _options(options: tuple, words: list[str]) -> list[str] | Invalid:
     ids = option_ids(options)
     picks: list[str] = []
     for word in (w.lower() for w in words if w):
-        if word.isdigit() and 1 <= int(word) <= len(ids):
-            word = ids[int(word) - 1]
+        if word not in ids:  # an option's id wins; otherwise its number or letter as shown
+            if word.isdigit() and 1 <= int(word) <= len(ids):
+                word = ids[int(word) - 1]
+            elif len(word) == 1 and "a" <= word < chr(ord("a") + len(ids)):
+                word = ids[ord(word) - ord("a")]
         if word not in ids:
             return Invalid("response.unknown_option", {"option": word, "options": ", ".join(ids)})
         if word not in picks:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from textual.widgets import Input, ListView, RadioSet, SelectionList, Static
+from textual.widgets import Input, ListView, SelectionList, Static
 
 from quiz.formatting import format_array_inline
 from quiz.grading import correct_options
@@ -13,7 +13,7 @@ from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.settings import SettingsScreen
-from quiz.ui.widgets.answers import AnswerWidget, OrderAnswer
+from quiz.ui.widgets.answers import OrderAnswer, SingleChoice
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.heatmap import Heatmap
 
@@ -34,6 +34,18 @@ async def type_answer(pilot, text: str) -> None:
     await pilot.pause()
     await pilot.press("enter")
     await pilot.pause()
+
+
+async def choose(pilot, option_id: str) -> None:
+    """Highlight an option of a single-choice list with the arrow keys and mark it with Enter."""
+    options = pilot.app.screen.query_one(SingleChoice)
+    options.focus()
+    options.highlighted = 0
+    while options.get_option_at_index(options.highlighted).id != option_id:
+        await pilot.press("down")
+    await pilot.press("enter")
+    await pilot.pause()
+    assert options.chosen == option_id
 
 
 def verdict(app: QuizApp) -> str:
@@ -146,7 +158,7 @@ async def test_choice_question_can_be_answered():
     async with app.run_test(size=SIZE) as pilot:
         variant = app.screen.session.variant
         [right] = correct_options(variant)
-        app.screen.query_one(RadioSet).query_one(f"#option-{right}").value = True
+        await choose(pilot, right)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert verdict(app).startswith("Correct")
@@ -199,8 +211,7 @@ async def test_order_question_is_reordered_with_the_keyboard():
 async def test_truefalse_question_can_be_answered():
     app = start("scaling-purpose-not-uniform")
     async with app.run_test(size=SIZE) as pilot:
-        right = "true" if app.screen.session.variant.question.answer else "false"
-        app.screen.query_one(f"#answer-{right}").value = True
+        await choose(pilot, "true" if app.screen.session.variant.question.answer else "false")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert verdict(app).startswith("Correct")

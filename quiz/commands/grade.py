@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.grading import grade
     from quiz.i18n import tr
+    from quiz.mathtext import markdown_to_plain
     from quiz.present import answer_text, result_json
     from quiz.responses import read_response
 
@@ -62,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
     if result.misconception:
         print(tr("grade.misconception", args.lang, name=result.misconception))
     for feedback in result.feedback:
-        print(variant.text(feedback, args.lang))
-    print(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang)))
+        print(markdown_to_plain(variant.text(feedback, args.lang)))
+    print(markdown_to_plain(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang))))
     return 0

@@ -39,10 +39,10 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(markdown_to_plain(variant.text(question.prompt, args.lang)))
     print()
-    print("\n".join(how_to_answer(variant, args.lang)))
+    print("\n".join(markdown_to_plain(line) for line in how_to_answer(variant, args.lang)))
     if args.answer:
         print()
-        print(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang)))
+        print(markdown_to_plain(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang))))
         if question.explanation is not None:
             print()
             print(markdown_to_plain(variant.text(question.explanation, args.lang)))

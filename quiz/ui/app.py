@@ -49,6 +49,7 @@ class QuizApp(App[None]):
         self.settings_file = settings_file
         self.on_attempt = on_attempt
         self.startup_messages = list(startup_messages)
+        self.title = tr("ui.title", self.lang)
         translate_bindings(self, self.lang)
 
     @property
@@ -132,6 +133,7 @@ class QuizApp(App[None]):
         if lang not in LANGUAGES or lang == self.lang:
             return
         self._save(replace(self.settings, language=lang))
+        self.title = tr("ui.title", lang)
         translate_bindings(self, lang)
         while len(self.screen_stack) > 1:
             self.pop_screen()

@@ -77,7 +77,7 @@ class QuestionScreen(Screen[None]):
         await area.remove_children()
         widget = answer_widget(variant, self.lang)
         await area.mount(widget)
-        inputs = widget.query("Input, RadioSet, SelectionList, ListView")
+        inputs = widget.query("Input, OptionList, ListView")
         if inputs:
             inputs.first().focus()
         self._update_progress()
@@ -94,10 +94,14 @@ class QuestionScreen(Screen[None]):
                 answered=session.answered,
                 mean=f"{session.mean_score:.2f}",
                 difficulty=variant.question.difficulty,
-                topic=variant.question.topic,
+                topic=self._topic_name(variant.question.topic),
                 hints=len(variant.question.hints),
             )
         )
+
+    def _topic_name(self, topic: str) -> str:
+        known = self.session.bank.claims.topics.get(topic)
+        return known.name(self.lang) if known else topic
 
     def _say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)

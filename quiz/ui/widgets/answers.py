@@ -16,7 +16,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, Label, ListItem, ListView, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Input, Label, ListItem, ListView, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
 from textual.widgets.selection_list import Selection
 
 from quiz.answers import Invalid, describe_shape, parse_answer
@@ -32,6 +33,8 @@ from quiz.format.model import (
 from quiz.i18n import tr
 from quiz.mathtext import markdown_to_plain
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.present import letter
+from quiz.ui.translate import translate_bindings
 from quiz.variants import Variant, display_order
 
 
@@ -58,7 +61,7 @@ class AnswerWidget(Vertical):
 
     def seal(self) -> None:
         """After grading: nothing more can be changed."""
-        for child in self.query("Input, RadioSet, SelectionList, ListView"):
+        for child in self.query("Input, OptionList, ListView"):
             child.disabled = True
 
 
@@ -98,32 +101,52 @@ class NumericAnswer(AnswerWidget):
         return parsed if isinstance(parsed, Invalid) else parsed.value
 
 
+class SingleChoice(OptionList):
+    """Options that wrap (radio buttons cannot): Enter or space marks one with ◉."""
+
+    BINDINGS = [Binding("space", "select", show=False)]
+
+    def __init__(self, labels: list[tuple[str, Content]], *, id: str | None = None) -> None:
+        self.labels = labels
+        self.chosen: str | None = None
+        super().__init__(*(Option(self._prompt(key, label), id=key) for key, label in labels), id=id)
+
+    def _prompt(self, key: str, label: Content) -> Content:
+        return Content("◉ " if key == self.chosen else "○ ") + label
+
+    @on(OptionList.OptionSelected)
+    def _mark(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.chosen = event.option.id
+        for index, (key, label) in enumerate(self.labels):
+            self.replace_option_prompt_at_index(index, self._prompt(key, label))
+
+
 class ChoiceAnswer(AnswerWidget):
-    """A radio list: pick one option."""
+    """Pick one option (marked ◉)."""
 
     def compose(self) -> ComposeResult:
         question = self.variant.question
         ids = option_ids(question.options)
-        with RadioSet(id="choices"):
-            for i, option in zip(ids, question.options):
-                yield RadioButton(Content(f"{i}) ") + plain(self.variant, option.text, self.lang), name=i, id=f"option-{i}")
+        yield SingleChoice(
+            [(i, Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(zip(ids, question.options))],
+            id="choices",
+        )
 
     def response(self) -> Any | Invalid:
-        pressed = self.query_one(RadioSet).pressed_button
-        return Invalid("ui.pick_one") if pressed is None else pressed.name
+        chosen = self.query_one(SingleChoice).chosen
+        return Invalid("ui.pick_one") if chosen is None else chosen
 
 
 class TrueFalseAnswer(AnswerWidget):
-    """True or false, as a radio list of two."""
+    """True or false."""
 
     def compose(self) -> ComposeResult:
-        with RadioSet(id="truefalse"):
-            yield RadioButton(tr("show.true", self.lang), name="true", id="answer-true")
-            yield RadioButton(tr("show.false", self.lang), name="false", id="answer-false")
+        yield SingleChoice([("true", Content(tr("show.true", self.lang))), ("false", Content(tr("show.false", self.lang)))], id="truefalse")
 
     def response(self) -> Any | Invalid:
-        pressed = self.query_one(RadioSet).pressed_button
-        return Invalid("ui.pick_one") if pressed is None else pressed.name == "true"
+        chosen = self.query_one(SingleChoice).chosen
+        return Invalid("ui.pick_one") if chosen is None else chosen == "true"
 
 
 class MultiAnswer(AnswerWidget):
@@ -133,7 +156,7 @@ class MultiAnswer(AnswerWidget):
         question = self.variant.question
         ids = option_ids(question.options)
         yield SelectionList[str](
-            *(Selection(Content(f"{i}) ") + plain(self.variant, o.text, self.lang), i) for i, o in zip(ids, question.options)),
+            *(Selection(Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang), i) for n, (i, o) in enumerate(zip(ids, question.options))),
             id="options",
         )
 
@@ -145,9 +168,13 @@ class OrderAnswer(AnswerWidget):
     """A list put in order with the keyboard: ctrl+↑/↓ (or shift+↑/↓) move the highlighted item."""
 
     BINDINGS = [
-        Binding("ctrl+up,shift+up", "move(-1)", "Move up", show=True),
-        Binding("ctrl+down,shift+down", "move(1)", "Move down", show=True),
+        Binding("ctrl+up,shift+up", "move(-1)", "ui.key_move_up"),
+        Binding("ctrl+down,shift+down", "move(1)", "ui.key_move_down"),
     ]
+
+    def __init__(self, variant: Variant, lang: str) -> None:
+        super().__init__(variant, lang)
+        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         question = self.variant.question

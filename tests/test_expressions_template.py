@@ -17,8 +17,8 @@ def test_placeholders_are_replaced_by_formatted_values():
     assert render(text) == "With d_k = 4, weights [0.8808, 0.1192]."
 
 
-def test_a_matrix_placeholder_becomes_a_table_block():
-    assert render("Q:{{ Q }}end") == "Q:\n\n|      |      |\n| ---: | ---: |\n|    1 |    2 |\n|    3 |    4 |\n\nend"
+def test_a_matrix_placeholder_becomes_a_matrix_block():
+    assert render("Q:{{ Q }}end") == "Q:\n\n```text\n⎡ 1  2 ⎤\n⎣ 3  4 ⎦\n```\n\nend"
 
 
 def test_text_without_placeholders_renders_to_itself():

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from textual.widgets import SelectionList, Static
+from textual.widgets import OptionList, Static
 
 from quiz.bank import load_bank
 from quiz.format.compile import texts_of
@@ -25,7 +25,7 @@ BANK = load_bank()
 def screen_text(screen) -> str:
     """All text on the screen's widgets, whitespace removed (wrapping may split a formula)."""
     parts = [str(widget.render()) for widget in screen.query(Static)]
-    for options in screen.query(SelectionList):
+    for options in screen.query(OptionList):
         parts += [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
     return "".join("".join(parts).split())
 
@@ -43,6 +43,10 @@ async def test_every_formula_is_on_screen(question_id, lang):
         if answer is not None:
             await pilot.press("f4")
         await pilot.press("f3")
+        for _ in range(100):  # the worked solution follows the verdict by a frame or two
+            if screen.query("#worked > *"):
+                break
+            await pilot.pause()
         await pilot.pause()
         shown = screen_text(screen)
         formulas = []

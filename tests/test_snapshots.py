@@ -64,7 +64,10 @@ def test_feedback_with_heatmap(snap_compare, lang, size):
     async def answer(pilot: Pilot) -> None:
         pilot.app.screen.query_one("#answer-input", Input).value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
         await pilot.press("enter")
-        await pilot.pause()
+        for _ in range(100):  # the worked solution follows the verdict by a frame or two
+            if pilot.app.screen.query(".heatmap"):
+                break
+            await pilot.pause()
         heatmap = pilot.app.screen.query(".heatmap").first()
         heatmap.scroll_visible(animate=False, top=True)
         await steady(pilot)

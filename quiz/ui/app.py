@@ -15,11 +15,8 @@ from quiz.bank import Bank, load_bank
 from quiz.i18n import LANGUAGES, tr
 from quiz.session import Attempt, PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
-from quiz.ui.screens.browser import BrowserScreen
 from quiz.ui.screens.home import HomeScreen
-from quiz.ui.screens.pick import KeyScreen, PickScreen
 from quiz.ui.screens.question import QuestionScreen
-from quiz.ui.screens.settings import SettingsScreen
 from quiz.ui.translate import translate_bindings
 from quiz.variants import parse_key
 
@@ -81,6 +78,10 @@ class QuizApp(App[None]):
 
     def action_menu(self, choice: str) -> None:
         """A home-menu entry: practise, browse, settings or quit."""
+        # Screens beyond home and question are imported when first opened: start-up stays short.
+        from quiz.ui.screens.browser import BrowserScreen
+        from quiz.ui.screens.pick import KeyScreen, PickScreen
+
         lang = self.lang
         claims = self.bank.claims
         if choice == "practice_all":
@@ -126,6 +127,8 @@ class QuizApp(App[None]):
     # -- settings ---------------------------------------------------------------------------
 
     def action_open_settings(self) -> None:
+        from quiz.ui.screens.settings import SettingsScreen
+
         self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
 
     def action_set_language(self, lang: str) -> None:
@@ -138,7 +141,7 @@ class QuizApp(App[None]):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(HomeScreen(lang, len(self.bank)))
-        self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
+        self.action_open_settings()
 
     def action_set_theme(self, theme: str) -> None:
         if theme in self.available_themes:

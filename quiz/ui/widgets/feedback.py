@@ -7,12 +7,14 @@ from typing import Any
 import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.content import Content
 from textual.widgets import Label, Static
 
 from quiz.formatting import format_number, format_value
 from quiz.grading import Result, Verdict
 from quiz.i18n import tr
+from quiz.mathtext import markdown_to_plain
 from quiz.present import answer_text
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
@@ -54,18 +56,32 @@ class FeedbackView(Vertical):
             yield Static(tr("ui.your_answer", lang, answer=marked_answer(self.response, result.marks)), id="marks", markup=False)
         if result.misconception:
             yield Static(tr("grade.misconception", lang, name=result.misconception), id="misconception", markup=False)
+        # Short texts as plain Static (maths already in Unicode): a Markdown widget per line of
+        # feedback would make the panel slow to appear; only the explanation needs Markdown.
         for feedback in result.feedback:
-            yield MathMarkdown(variant.text(feedback, lang), classes="option-feedback")
-        yield MathMarkdown(tr("grade.answer_key", lang, answer=answer_text(variant, lang)), id="answer-key")
+            yield Static(Content(markdown_to_plain(variant.text(feedback, lang))), classes="option-feedback")
+        answer = markdown_to_plain(tr("grade.answer_key", lang, answer=answer_text(variant, lang)))
+        yield Static(Content(answer), id="answer-key")
+        yield Vertical(id="worked")
+
+    def on_mount(self) -> None:
+        # The verdict and the answer show at once; the worked solution (Markdown, tensors and
+        # heatmaps, the slow part to lay out) follows a frame later.
+        self.call_after_refresh(self._show_worked_solution)
+
+    async def _show_worked_solution(self) -> None:
+        variant, lang = self.variant, self.lang
+        parts: list[Widget] = []
         if variant.question.explanation is not None:
-            yield Static(tr("show.explanation", lang), classes="section-title", markup=False)
-            yield MathMarkdown(variant.text(variant.question.explanation, lang), id="explanation")
+            parts.append(Static(tr("show.explanation", lang), classes="section-title", markup=False))
+            parts.append(MathMarkdown(variant.text(variant.question.explanation, lang), id="explanation"))
         tensors = worked_tensors(variant)
         if tensors:
-            yield Static(tr("ui.worked_values", lang), classes="section-title", markup=False)
+            parts.append(Static(tr("ui.worked_values", lang), classes="section-title", markup=False))
         for tensor in tensors:
-            yield Static(Content(tensor.name), classes="tensor-name")
+            parts.append(Static(Content(tensor.name), classes="tensor-name"))
             if tensor.is_weights:
-                yield Heatmap(tensor.value, classes="heatmap")
+                parts.append(Heatmap(tensor.value, classes="heatmap"))
             else:
-                yield MathMarkdown(format_value(tensor.value), classes="tensor")
+                parts.append(Static(Content(markdown_to_plain(format_value(tensor.value))), classes="tensor"))
+        await self.query_one("#worked").mount_all(parts)

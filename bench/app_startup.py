@@ -1,0 +1,109 @@
+"""App benchmarks, in one run:
+
+1. Time from process start until the first question of `quiz practice --id KEY` is on screen
+   (headless), beside a bare Textual app showing one line, started the same way (goal <= 1.5x).
+2. Median time from submitting an answer to its feedback on screen (goal <= 50 ms).
+3. Peak memory (max RSS) of a process that starts the app and answers 30 questions (goal <= 150 MB).
+Run: .venv/bin/python bench/app_startup.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+
+KEY = "causal-weights-3x3#3"
+REPEATS = 7
+
+BARE = """
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("one line")
+
+async def until_shown(pilot):
+    await pilot.pause()
+    pilot.app.exit()
+
+Bare().run(headless=True, size=(100, 30), auto_pilot=until_shown)
+"""
+
+QUIZ = f"""
+from quiz.session import Selection
+from quiz.ui.app import make_app
+from quiz.ui.screens.question import QuestionScreen
+
+async def until_shown(pilot):
+    while not isinstance(pilot.app.screen, QuestionScreen) or not pilot.app.screen.query("#answer-input"):
+        await pilot.pause()
+    pilot.app.exit()
+
+make_app(start=Selection(key={KEY!r}), seed=1).run(headless=True, size=(100, 30), auto_pilot=until_shown)
+"""
+
+SESSION = """
+import asyncio, resource, statistics, time
+from quiz.session import Selection
+from quiz.ui.app import make_app
+from quiz.ui.widgets.feedback import FeedbackView
+
+latencies = []
+
+async def answer_thirty(pilot):
+    app = pilot.app
+    for _ in range(30):
+        await pilot.pause()
+        field = app.screen.query_one("#answer-input")
+        field.value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
+        await pilot.pause()
+        # From the Enter key reaching the answer field until the feedback panel is laid out
+        # on screen: the pilot's own waiting for idle and animations is left out.
+        start = time.perf_counter()
+        app.simulate_key("enter")
+        while not (app.screen.query(FeedbackView) and app.screen.query_one(FeedbackView).region.height):
+            if time.perf_counter() - start > 10:
+                raise SystemExit("no feedback after 10 s")
+            await asyncio.sleep(0.0005)
+        latencies.append(time.perf_counter() - start)
+        await pilot.press("f5")
+    app.exit()
+
+make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True, size=(100, 30), auto_pilot=answer_thirty)
+print(statistics.median(latencies) * 1000, max(latencies) * 1000, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def time_process(code: str) -> float:
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write(textwrap.dedent(code))
+    start = time.perf_counter()
+    subprocess.run([sys.executable, script.name], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    bare, quiz = [], []
+    time_process(BARE), time_process(QUIZ)  # warm the file cache and bytecode
+    for _ in range(REPEATS):  # alternate, so both see the same machine load
+        bare.append(time_process(BARE))
+        quiz.append(time_process(QUIZ))
+    bare_s, quiz_s = statistics.median(bare), statistics.median(quiz)
+    print(f"first screen, median of {REPEATS} process starts (headless):")
+    print(f"  bare Textual app, one line     {bare_s * 1000:7.0f} ms")
+    print(f"  quiz practice --id {KEY}  {quiz_s * 1000:7.0f} ms   {quiz_s / bare_s:.2f}x the bare app (goal <= 1.5x)")
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
+        script.write(textwrap.dedent(SESSION))
+    out = subprocess.run([sys.executable, script.name], check=True, capture_output=True, text=True).stdout.split()
+    median_ms, worst_ms, peak_mb = (float(x) for x in out[-3:])
+    print(f"submit to feedback on screen, 30 answers: median {median_ms:.1f} ms, worst {worst_ms:.1f} ms (goal <= 50 ms)")
+    print(f"peak memory of that process (max RSS): {peak_mb:.0f} MB (goal <= 150 MB)")
+
+
+if __name__ == "__main__":
+    main()

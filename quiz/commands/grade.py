@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from quiz.i18n import LANGUAGES
+from quiz.commands import add_variant_arguments
 
 EXIT_INVALID_ANSWER = 3
 
@@ -22,12 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         help="grade one answer to a variant",
         description="Grade one answer. Exit 0 when graded, 3 when the answer cannot be read, 1 for an unknown id.",
     )
-    parser.add_argument("id", metavar="ID", help="question id or variant key (id#seed)")
-    parser.add_argument("--seed", type=int, help="variant seed (default: the key's, or 0)")
+    add_variant_arguments(parser)
     parser.add_argument("--answer", required=True, metavar="TEXT", help="the answer, as a learner would type it")
     parser.add_argument("--hints", type=int, default=0, metavar="N", help="hints used (each costs part of the score)")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
-    parser.add_argument("--json", action="store_true", help="print a JSON object")
     parser.set_defaults(run=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from quiz.i18n import LANGUAGES
+from quiz.commands import add_variant_arguments
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -15,11 +15,8 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         help="print a variant of a question",
         description="Print a variant of a question. ID may be a variant key such as softmax-two#7.",
     )
-    parser.add_argument("id", metavar="ID", help="question id or variant key (id#seed)")
-    parser.add_argument("--seed", type=int, help="variant seed (default: the key's, or 0)")
-    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language (default en)")
+    add_variant_arguments(parser)
     parser.add_argument("--answer", action="store_true", help="also print the answer and the explanation")
-    parser.add_argument("--json", action="store_true", help="print a JSON object")
     parser.set_defaults(run=run)
 
 

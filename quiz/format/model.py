@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal, Union
 
 from quiz.diagnostics import Location, Report
 from quiz.format.convert import INVALID, Tagged, Where, converter_for, describe
@@ -452,17 +452,7 @@ QUESTION_TYPES: Final = (
 TYPE_NAMES: Final = tuple(Tagged("type").variants(QUESTION_TYPES))
 """The question types' names, in the order of QUESTION_TYPES."""
 
-Question = Annotated[
-    NumberQuestion
-    | VectorQuestion
-    | MatrixQuestion
-    | ChoiceQuestion
-    | MultiQuestion
-    | OrderQuestion
-    | TrueFalseQuestion
-    | ExplainQuestion,
-    Tagged("type"),
-]
+Question = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
 """Any question, told apart by its `type` field."""
 
 convert_question = converter_for(Question)

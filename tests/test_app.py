@@ -291,3 +291,43 @@ async def test_a_tiny_terminal_still_works():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert verdict(app).startswith("Correct")
+
+
+async def test_bank_browser_filters_and_opens_a_question():
+    from textual.widgets import DataTable, Select
+
+    from quiz.ui.screens.browser import BrowserScreen
+
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.run_action("menu('browse')")
+        await pilot.pause()
+        assert isinstance(app.screen, BrowserScreen)
+        table = app.screen.query_one(DataTable)
+        assert table.row_count == len(app.bank)
+        app.screen.query_one("#type", Select).value = "order"
+        await pilot.pause()
+        assert table.row_count == sum(q.type == "order" for q in app.bank.questions.values())
+        table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        assert app.screen.session.variant.question.type == "order"
+
+
+async def test_topic_picker_starts_a_session_on_that_topic():
+    from quiz.ui.screens.pick import PickScreen
+
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.run_action("menu('practice_topic')")
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        topics = list(app.bank.claims.topics)
+        target = topics.index("softmax")
+        for _ in range(target):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        assert app.screen.session.variant.question.topic == "softmax"

@@ -56,25 +56,26 @@ class QuizApp(App[None]):
     def on_mount(self) -> None:
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
-        self.push_screen(HomeScreen(self.lang, len(self.bank)))
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
-        if self.start is not None:
-            self.start_practice(self.start)
+        # Started on a selection, the question comes first and home is built when asked for.
+        if self.start is None or not self.start_practice(self.start):
+            self.push_screen(HomeScreen(self.lang, len(self.bank)))
 
     # -- practice ---------------------------------------------------------------------------
 
-    def start_practice(self, selection: Selection) -> None:
-        """Open the question screen for the questions `selection` picks."""
+    def start_practice(self, selection: Selection) -> bool:
+        """Open the question screen for the questions `selection` picks; False if none can be."""
         try:
             session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
             session.next_question()
         except SessionError as exc:
             self.notify(str(exc), severity="error")
-            return
+            return False
         for problem in session.problems:
             self.notify(problem, severity="warning", timeout=10)
         self.push_screen(QuestionScreen(session, self.lang))
+        return True
 
     def action_menu(self, choice: str) -> None:
         """A home-menu entry: practise, browse, settings or quit."""
@@ -123,6 +124,8 @@ class QuizApp(App[None]):
     def action_go_home(self) -> None:
         while len(self.screen_stack) > 2:  # Textual's base screen, then home
             self.pop_screen()
+        if not isinstance(self.screen, HomeScreen):  # started straight on a question
+            self.switch_screen(HomeScreen(self.lang, len(self.bank)))
 
     # -- settings ---------------------------------------------------------------------------
 

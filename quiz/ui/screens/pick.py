@@ -34,6 +34,11 @@ class PickScreen(ModalScreen[str | None]):
             yield Label(Content(self.heading), classes="dialog-title")
             yield OptionList(*(Option(Content(label), id=key) for key, label in self.options), id="choices")
 
+    def on_mount(self) -> None:
+        choices = self.query_one("#choices", OptionList)
+        choices.highlighted = 0
+        choices.focus()
+
     @on(OptionList.OptionSelected)
     def _picked(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(event.option.id)

@@ -15,6 +15,8 @@ from pathlib import Path
 import yaml
 
 from quiz.bank import load_bank
+from quiz.diagnostics import Report
+from quiz.format.checks import check_question
 
 QUESTIONS = 10_000
 PER_FILE = 250  # 40 files of about 200 KB: well under the 1 MiB limit
@@ -86,11 +88,18 @@ def main() -> None:
             bank = load_bank([folder])
             assert len(bank) == QUESTIONS and not bank.report.errors, bank.report.errors[:3]
 
+        def validated() -> None:
+            bank = load_bank([folder])
+            report = Report()
+            assert all(check_question(q, bank.claims, report) for q in bank.questions.values())
+
         floor_s = best_of(5, floor)
         ours_s = best_of(5, ours)
+        validate_s = best_of(3, validated)
     print(f"{QUESTIONS} questions in {len(files)} files, {size / 1e6:.1f} MB (median of 5 runs)")
     print(f"  yaml.load CSafeLoader (floor) {floor_s * 1000:8.0f} ms")
     print(f"  load_bank (ours)              {ours_s * 1000:8.0f} ms   {ours_s / floor_s:.2f}x floor (goal <= 2x)")
+    print(f"  and every expression compiled {validate_s * 1000:8.0f} ms   {validate_s / floor_s:.2f}x floor (quiz validate --seeds 0)")
 
 
 if __name__ == "__main__":

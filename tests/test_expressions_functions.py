@@ -1,6 +1,5 @@
 """The callable allow-list: numpy wrappers agree with numpy, engine functions pass straight through."""
 
-import inspect
 
 import numpy as np
 import pytest

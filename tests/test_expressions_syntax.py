@@ -213,3 +213,14 @@ def test_token_soup_raises_only_expression_error(text):
         compile_expression(text, NAMES)
     except ExpressionError:
         pass
+
+
+def test_backslashes_are_refused_before_python_could_warn_about_escapes():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ExpressionError) as caught:
+            compile_expression("'\\d' + 'x'")
+    assert caught.value.message == "backslashes are not allowed in expressions"
+    assert caught.value.column == 2

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from quiz.i18n import LANGUAGES
+
+if TYPE_CHECKING:  # the session module loads numpy and the bank: only when the app starts
+    from quiz.session import Selection
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -30,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     return launch(args, selection)
 
 
-def launch(args: argparse.Namespace, selection: object | None) -> int:
+def launch(args: argparse.Namespace, selection: Selection | None) -> int:
     """Build the app with `make_app` and run it until the learner quits."""
     from quiz.ui.app import make_app
 

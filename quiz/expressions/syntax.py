@@ -115,6 +115,10 @@ def parse(source: str) -> ParsedSource:
     text = source.lstrip()
     if not text:
         raise ExpressionError("the expression is empty", source)
+    if "\\" in source:
+        # Expressions never need one, and Python's parser warns (not errs) on unknown escapes
+        # in string literals, a warning that would leak to the terminal.
+        raise ExpressionError("backslashes are not allowed in expressions", source, source.index("\\") + 1)
     shift = len(source) - len(text)
     line_starts = (0, *(index + 1 for index, char in enumerate(text) if char == "\n"))
     try:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
 from quiz.diagnostics import Location, Report
-from quiz.format.yaml_source import QuotedStr, YamlList, YamlMap
+from quiz.format.yaml_source import YamlList, YamlMap
 
 INVALID: Final = object()
 """What a converter returns after reporting a problem."""

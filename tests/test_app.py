@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from textual.widgets import Input, ListView, SelectionList, Static
 
+from quiz.bank import load_bank
 from quiz.formatting import format_array_inline
 from quiz.grading import correct_options
 from quiz.session import Selection
@@ -18,10 +19,11 @@ from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.heatmap import Heatmap
 
 SIZE = (100, 40)
+BANK = load_bank()  # the bundled bank, loaded once; one test below covers loading in the app
 
 
 def start(key: str, attempts: list | None = None, lang: str | None = None) -> QuizApp:
-    return make_app(start=Selection(key=key), seed=7, lang=lang, on_attempt=None if attempts is None else attempts.append)
+    return make_app(start=Selection(key=key), seed=7, lang=lang, bank=BANK, on_attempt=None if attempts is None else attempts.append)
 
 
 def text_of(app: QuizApp, selector: str) -> str:
@@ -236,7 +238,7 @@ async def test_explain_question_reveals_the_model_answer_then_ticks_points():
 
 
 async def test_next_question_moves_on_and_keeps_progress():
-    app = make_app(start=Selection(topic="softmax"), seed=3)
+    app = make_app(start=Selection(topic="softmax"), seed=3, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         first = app.screen.session.variant.question.id
         await pilot.press("f3")
@@ -248,7 +250,7 @@ async def test_next_question_moves_on_and_keeps_progress():
 
 
 async def test_home_menu_starts_practice_and_escape_returns_home():
-    app = make_app(seed=1)
+    app = make_app(seed=1, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, HomeScreen)
         await pilot.press("enter")
@@ -260,7 +262,7 @@ async def test_home_menu_starts_practice_and_escape_returns_home():
 
 
 async def test_switching_to_japanese_changes_the_interface_and_is_saved(isolated_user_dirs):
-    app = make_app(seed=1)
+    app = make_app(seed=1, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f8")
         await pilot.pause()
@@ -272,7 +274,7 @@ async def test_switching_to_japanese_changes_the_interface_and_is_saved(isolated
         assert isinstance(app.screen, HomeScreen)
         assert "問題が" in text_of(app, "#welcome")
         assert "練習" in str(app.screen.query_one("#menu").get_option_at_index(0).prompt)
-    again = make_app(seed=1)
+    again = make_app(seed=1, bank=BANK)
     assert again.settings.language == "ja"
 
 
@@ -298,7 +300,7 @@ async def test_bank_browser_filters_and_opens_a_question():
 
     from quiz.ui.screens.browser import BrowserScreen
 
-    app = make_app(seed=1)
+    app = make_app(seed=1, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         await app.run_action("menu('browse')")
         await pilot.pause()
@@ -318,7 +320,7 @@ async def test_bank_browser_filters_and_opens_a_question():
 async def test_topic_picker_starts_a_session_on_that_topic():
     from quiz.ui.screens.pick import PickScreen
 
-    app = make_app(seed=1)
+    app = make_app(seed=1, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         await app.run_action("menu('practice_topic')")
         await pilot.pause()
@@ -331,3 +333,21 @@ async def test_topic_picker_starts_a_session_on_that_topic():
         await pilot.pause()
         assert isinstance(app.screen, QuestionScreen)
         assert app.screen.session.variant.question.topic == "softmax"
+
+
+async def test_the_bank_loads_in_a_worker_behind_a_loading_screen(isolated_user_dirs):
+    from quiz import locations
+
+    pack = locations.user_packs_dir() / "mine.yaml"
+    pack.parent.mkdir(parents=True)
+    pack.write_text("id: broken\ntype: number\n", encoding="utf-8")
+    app = make_app(start=Selection(key="two-key-scaled-weights"), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen)
+        assert len(app.bank) == len(BANK)  # the broken pack cost only its own question
+        assert {d.location.path.name for d in app.bank.report.errors} == {"mine.yaml"}
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)

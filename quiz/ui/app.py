@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -16,6 +17,7 @@ from quiz.i18n import LANGUAGES, tr
 from quiz.session import Attempt, PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui.screens.home import HomeScreen
+from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.translate import translate_bindings
 from quiz.variants import parse_key
@@ -29,9 +31,10 @@ class QuizApp(App[None]):
 
     def __init__(
         self,
-        bank: Bank,
         settings: Settings,
         *,
+        bank: Bank | None = None,
+        bank_paths: Sequence[Path] = (),
         start: Selection | None = None,
         seed: int | None = None,
         settings_file: Path | None = None,
@@ -40,6 +43,7 @@ class QuizApp(App[None]):
     ) -> None:
         super().__init__()
         self.bank = bank
+        self.bank_paths = list(bank_paths)
         self.settings = settings
         self.start = start
         self.rng = random.Random(seed)
@@ -58,6 +62,26 @@ class QuizApp(App[None]):
             self.theme = self.settings.theme
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
+        if self.bank is None:
+            self.push_screen(LoadingScreen(self.lang))
+            self._load_bank()
+        else:
+            self._open_first_screen()
+
+    @work(thread=True, exclusive=True, group="bank")
+    def _load_bank(self) -> None:
+        """Read, convert and check every pack off the event loop; large packs never freeze the UI."""
+        bank = load_bank(extra=self.bank_paths)
+        self.call_from_thread(self._bank_loaded, bank)
+
+    def _bank_loaded(self, bank: Bank) -> None:
+        self.bank = bank
+        for diagnostic in bank.report.errors:  # a broken pack costs only its own questions
+            self.notify(str(diagnostic), severity="warning", timeout=10)
+        self.pop_screen()  # the loading screen
+        self._open_first_screen()
+
+    def _open_first_screen(self) -> None:
         # Started on a selection, the question comes first and home is built when asked for.
         if self.start is None or not self.start_practice(self.start):
             self.push_screen(HomeScreen(self.lang, len(self.bank)))
@@ -66,6 +90,8 @@ class QuizApp(App[None]):
 
     def start_practice(self, selection: Selection) -> bool:
         """Open the question screen for the questions `selection` picks; False if none can be."""
+        if self.bank is None:
+            return False
         try:
             session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
             session.next_question()
@@ -79,6 +105,8 @@ class QuizApp(App[None]):
 
     def action_menu(self, choice: str) -> None:
         """A home-menu entry: practise, browse, settings or quit."""
+        if self.bank is None:  # still loading: the palette can be opened before the bank is in
+            return
         # Screens beyond home and question are imported when first opened: start-up stays short.
         from quiz.ui.screens.browser import BrowserScreen
         from quiz.ui.screens.pick import KeyScreen, PickScreen
@@ -181,11 +209,17 @@ def make_app(
     bank: Bank | None = None,
     on_attempt: Callable[[Attempt], None] | None = None,
 ) -> QuizApp:
-    """The app with the bank (bundled, user packs, `bank_paths`) and the saved settings loaded."""
+    """The app with the saved settings; it loads the bank (bundled, user packs, `bank_paths`) in a
+    worker unless one is given."""
     settings, problem = load_settings()
     if lang is not None:
         settings = replace(settings, language=lang)
-    bank = bank if bank is not None else load_bank(extra=bank_paths)
-    messages = [problem] if problem else []
-    messages += [str(d) for d in bank.report.errors]
-    return QuizApp(bank, settings, start=start, seed=seed, on_attempt=on_attempt, startup_messages=messages)
+    return QuizApp(
+        settings,
+        bank=bank,
+        bank_paths=bank_paths,
+        start=start,
+        seed=seed,
+        on_attempt=on_attempt,
+        startup_messages=[problem] if problem else [],
+    )

@@ -86,3 +86,20 @@ def test_loaded_questions_carry_source_and_version(tmp_path):
     one, two = bank.questions.values()
     assert (one.source.line, two.source.line) == (1, 6)
     assert one.version and one.version != two.version
+
+
+def test_a_claim_with_an_unknown_topic_is_reported_at_its_line(tmp_path):
+    from quiz.diagnostics import Report
+    from quiz.format.claims import load_claims
+
+    path = write(
+        tmp_path / "claims.yaml",
+        "topics:\n  - {id: softmax, en: Softmax, ja: ソフトマックス}\n"
+        "claims:\n  - {id: C1, topic: softmax, en: a, ja: b}\n  - {id: C2, topic: sofmax, en: a, ja: b}\n",
+    )
+    report = Report()
+    claims = load_claims(path, report)
+    assert list(claims.claims) == ["C1", "C2"]
+    [error] = report.errors
+    assert error.location.line == 5
+    assert error.message == "claim C2: unknown topic 'sofmax' (did you mean 'softmax'?)"

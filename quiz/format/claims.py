@@ -7,37 +7,38 @@ from pathlib import Path
 from typing import ClassVar
 
 from quiz.diagnostics import Location, Report, SourceError
-from quiz.format.convert import INVALID, Where, converter_for
-from quiz.format.yaml_source import YamlMap, read_yaml_file
+from quiz.format.convert import INVALID, Where, converter_for, did_you_mean
+from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 
 CLAIMS_FILE = "claims.yaml"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Topic:
-    """A topic learners can practise by."""
+@dataclass(frozen=True, kw_only=True)
+class Labelled:
+    """An id with a one-line label in English and Japanese."""
+
+    id: str
+    en: str
+    ja: str
+
+    def label(self, lang: str) -> str:
+        """The label in `lang` (English for any language but Japanese)."""
+        return self.ja if lang == "ja" else self.en
+
+
+@dataclass(frozen=True, kw_only=True)
+class Topic(Labelled):
+    """A topic learners can practise by; its label is the topic's name."""
 
     yaml_label: ClassVar[str] = "topic"
-    id: str
-    en: str
-    ja: str
-
-    def name(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Claim:
-    """One numbered fact from the source notes (A–G) or beyond them (X), summarised in a line."""
+@dataclass(frozen=True, kw_only=True)
+class Claim(Labelled):
+    """One numbered fact from the source notes (A–G) or beyond them (X); its label summarises it."""
 
     yaml_label: ClassVar[str] = "claim"
-    id: str
     topic: str
-    en: str
-    ja: str
-
-    def summary(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -66,9 +67,12 @@ def load_claims(path: Path, report: Report) -> Claims:
     parsed = converter_for(ClaimsFile)(data, where, report)
     if parsed is INVALID:
         return Claims()
-    assert isinstance(parsed, ClaimsFile)
+    assert isinstance(parsed, ClaimsFile) and isinstance(data, YamlMap)
     claims = Claims({t.id: t for t in parsed.topics}, {c.id: c for c in parsed.claims})
-    for claim in parsed.claims:
+    entries = data["claims"]
+    assert isinstance(entries, YamlList)  # the conversion above succeeded
+    for claim, mark in zip(parsed.claims, entries.marks):
         if claim.topic not in claims.topics:
-            report.error(Location(path), f"claim {claim.id}: unknown topic '{claim.topic}'")
+            hint = did_you_mean(claim.topic, list(claims.topics))
+            report.error(Location(path, *mark), f"claim {claim.id}: unknown topic '{claim.topic}'{hint}")
     return claims

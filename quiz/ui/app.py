@@ -116,10 +116,10 @@ class QuizApp(App[None]):
         if choice == "practice_all":
             self.start_practice(Selection())
         elif choice == "practice_topic":
-            options = [(t.id, t.name(lang)) for t in claims.topics.values()]
+            options = [(t.id, t.label(lang)) for t in claims.topics.values()]
             self.push_screen(PickScreen(tr("ui.pick_topic", lang), options, lang), self._with("topic"))
         elif choice == "practice_claim":
-            options = [(c.id, f"{c.id}  {c.summary(lang)}") for c in claims.claims.values()]
+            options = [(c.id, f"{c.id}  {c.label(lang)}") for c in claims.claims.values()]
             self.push_screen(PickScreen(tr("ui.pick_claim", lang), options, lang), self._with("claim"))
         elif choice == "practice_difficulty":
             options = [(str(d), tr(f"ui.difficulty_{d}", lang)) for d in (1, 2, 3)]

@@ -37,12 +37,12 @@ class BrowserScreen(Screen[None]):
         claims = self.bank.claims
         with Horizontal(id="filters"):
             yield Select(
-                [(Content(t.name(self.lang)), t.id) for t in claims.topics.values()],
+                [(Content(t.label(self.lang)), t.id) for t in claims.topics.values()],
                 prompt=tr("ui.filter_topic", self.lang),
                 id="topic",
             )
             yield Select(
-                [(Content(f"{c.id} {c.summary(self.lang)}"), c.id) for c in claims.claims.values()],
+                [(Content(f"{c.id} {c.label(self.lang)}"), c.id) for c in claims.claims.values()],
                 prompt=tr("ui.filter_claim", self.lang),
                 id="claim",
             )

@@ -101,7 +101,7 @@ class QuestionScreen(Screen[None]):
 
     def _topic_name(self, topic: str) -> str:
         known = self.session.bank.claims.topics.get(topic)
-        return known.name(self.lang) if known else topic
+        return known.label(self.lang) if known else topic
 
     def _say(self, text: str, error: bool = False) -> None:
         message = self.query_one("#message", Static)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -12,15 +13,26 @@ from quiz.format.model import (
     MultiQuestion,
     NumericQuestion,
     OrderQuestion,
+    QuestionBase,
     Tolerance,
     TrueFalseQuestion,
     option_ids,
 )
-from quiz.formatting import format_array_inline, format_number
 from quiz.answers import describe_shape
+from quiz.formatting import format_array_inline, format_number
 from quiz.grading import Result, correct_options
 from quiz.i18n import tr
+from quiz.mathtext import markdown_to_plain
 from quiz.variants import Variant, display_order
+
+
+_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
+
+
+def prompt_preview(question: QuestionBase, lang: str, width: int) -> str:
+    """A question's prompt on one line for listings: maths in Unicode, … where a value is drawn."""
+    text = markdown_to_plain(_PLACEHOLDER.sub("…", question.prompt.get(lang)))
+    return " ".join(text.split())[:width]
 
 
 def letter(index: int) -> str:

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import re
 
 from quiz.i18n import LANGUAGES
-
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -22,22 +19,18 @@ def run(args: argparse.Namespace) -> int:
     """Print one line per question: id, type, topic, difficulty, claims and the prompt's start."""
     from quiz.commands import CommandError
     from quiz.commands.common import load
+    from quiz.present import prompt_preview
+    from quiz.session import Selection
 
     bank = load(args)
     if args.topic and bank.claims.topics and args.topic not in bank.claims.topics:
         raise CommandError(f"no topic '{args.topic}'; topics: {', '.join(bank.claims.topics)}")
     if args.claim and bank.claims.claims and args.claim not in bank.claims.claims:
         raise CommandError(f"no claim '{args.claim}'; claims look like A1, B4, X3")
-    shown = [
-        q
-        for q in bank.questions.values()
-        if (not args.topic or q.topic == args.topic) and (not args.claim or args.claim in q.refs)
-    ]
+    selection = Selection(topic=args.topic, claim=args.claim)
+    shown = [q for q in bank.questions.values() if selection.matches(q)]
     width = max((len(q.id) for q in shown), default=2)
     for q in shown:
-        # Values differ per variant, so a listing shows … where the prompt computes one.
-        prompt = _PLACEHOLDER.sub("…", q.prompt.get(args.lang)).strip()
-        first_line = prompt.splitlines()[0] if prompt else ""
-        print(f"{q.id:<{width}}  {q.type:<9}  {q.topic:<14}  {q.difficulty}  {','.join(q.refs):<12}  {first_line[:60]}")
+        print(f"{q.id:<{width}}  {q.type:<9}  {q.topic:<14}  {q.difficulty}  {','.join(q.refs):<12}  {prompt_preview(q, args.lang, 60)}")
     print(f"{len(shown)} of {len(bank)} questions")
     return 0

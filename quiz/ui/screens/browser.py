@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,10 +13,8 @@ from textual.widgets import DataTable, Footer, Header, Select
 from quiz.bank import Bank
 from quiz.format.model import TYPE_NAMES
 from quiz.i18n import tr
-from quiz.mathtext import markdown_to_plain
+from quiz.present import prompt_preview
 from quiz.ui.translate import translate_bindings
-
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 
 
 class BrowserScreen(Screen[None]):
@@ -74,8 +70,8 @@ class BrowserScreen(Screen[None]):
                 continue
             if kind is not Select.NULL and q.type != kind:
                 continue
-            prompt = markdown_to_plain(_PLACEHOLDER.sub("…", q.prompt.get(self.lang))).replace("\n", " ").strip()
-            table.add_row(q.id, q.type, q.topic, str(q.difficulty), ",".join(q.refs), Content(prompt[:70]), key=q.id)
+            preview = Content(prompt_preview(q, self.lang, 70))
+            table.add_row(q.id, q.type, q.topic, str(q.difficulty), ",".join(q.refs), preview, key=q.id)
 
     @on(DataTable.RowSelected)
     async def _open(self, event: DataTable.RowSelected) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from textual.widgets import Input, ListView, SelectionList, Static
+from textual.widgets._footer import FooterKey
 
 from quiz.bank import load_bank
 from quiz.formatting import format_array_inline
@@ -16,6 +17,7 @@ from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.settings import SettingsScreen
 from quiz.ui.widgets.answers import OrderAnswer, SingleChoice
 from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.heatmap import Heatmap
 
 SIZE = (100, 40)
@@ -124,6 +126,36 @@ async def test_a_right_answer_after_a_hint_scores_less():
         await pilot.press("f2")
         await type_answer(pilot, "0.8808 0.1192")
         assert verdict(app).startswith("Correct · Score 0.75")
+
+
+async def test_footer_keys_follow_what_can_be_done_now():
+    """The footer rebuilds only when its keys change, but it does follow every change."""
+
+    def footer_keys(app: QuizApp) -> set[str]:
+        return {key.key for key in app.screen.query(FooterKey)}
+
+    app = start("two-key-scaled-weights")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert {"ctrl+s", "f2", "f3", "f6"} <= footer_keys(app)  # submit, hint, give up, next
+        await pilot.press(*["f2"] * len(app.screen.session.variant.question.hints))
+        await pilot.pause()
+        assert "f2" not in footer_keys(app)  # every hint used
+        await type_answer(pilot, "0.8808 0.1192")
+        await pilot.pause()
+        assert footer_keys(app).isdisjoint({"ctrl+s", "f3"}) and "f6" in footer_keys(app)
+
+
+async def test_opening_a_question_builds_its_footer_keys_once(monkeypatch):
+    built: list[int] = []
+    compose = KeyFooter.compose
+    monkeypatch.setattr(KeyFooter, "compose", lambda footer: built.append(1) or compose(footer))
+    app = start("causal-weights-3x3#1")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.query(FooterKey)
+        # Textual's own footer rebuilt its keys on each of the seven focus and bindings signals.
+        assert len(built) == 2  # the empty first compose, then the keys
 
 
 async def test_a_fresh_variant_differs():

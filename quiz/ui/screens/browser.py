@@ -8,13 +8,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Select
+from textual.widgets import DataTable, Header, Select
 
 from quiz.bank import Bank
 from quiz.format.model import TYPE_NAMES
 from quiz.i18n import tr
 from quiz.present import prompt_preview
 from quiz.ui.translate import translate_bindings
+from quiz.ui.widgets.footer import KeyFooter
 
 
 class BrowserScreen(Screen[None]):
@@ -44,7 +45,7 @@ class BrowserScreen(Screen[None]):
             )
             yield Select([(name, name) for name in TYPE_NAMES], prompt=tr("ui.filter_type", self.lang), id="type")
         yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)

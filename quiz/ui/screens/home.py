@@ -7,11 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.i18n import tr
 from quiz.ui.translate import translate_bindings
+from quiz.ui.widgets.footer import KeyFooter
 
 MENU = ("practice_all", "practice_topic", "practice_claim", "practice_difficulty", "practice_one", "browse", "settings", "quit")
 
@@ -32,7 +33,7 @@ class HomeScreen(Screen[None]):
         with Vertical(id="home"):
             yield Static(tr("ui.welcome", self.lang, count=self.question_count), id="welcome", markup=False)
             yield OptionList(*(Option(tr(f"ui.menu_{item}", self.lang), id=item) for item in MENU), id="menu")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)

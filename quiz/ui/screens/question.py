@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
 from quiz.format.model import NumericQuestion
@@ -21,6 +21,7 @@ from quiz.i18n import tr
 from quiz.present import tolerance_rule
 from quiz.session import PracticeSession, SessionError
 from quiz.ui.translate import translate_bindings
+from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.answers import AnswerWidget, ExplainAnswer, answer_widget
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.maths import MathMarkdown
@@ -56,7 +57,7 @@ class QuestionScreen(Screen[None]):
             yield Static(id="message", markup=False)
             yield VerticalScroll(id="answer-area")
             yield VerticalScroll(id="feedback-area")
-        yield Footer()
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         await self.show_variant(self.session.variant or self.session.next_question())

@@ -7,11 +7,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, RadioButton, RadioSet, Select
+from textual.widgets import Header, Label, RadioButton, RadioSet, Select
 
 from quiz.i18n import LANGUAGES, tr
 from quiz.settings import Settings
 from quiz.ui.translate import translate_bindings
+from quiz.ui.widgets.footer import KeyFooter
 
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
@@ -37,7 +38,7 @@ class SettingsScreen(Screen[None]):
                     yield RadioButton(LANGUAGE_NAMES[lang], value=lang == self.settings.language, name=lang, id=f"lang-{lang}")
             yield Label(tr("ui.theme", self.lang), classes="setting-title")
             yield Select([(name, name) for name in self.themes], value=self.settings.theme, allow_blank=False, id="theme")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, ListView, SelectionList, Static
 from textual.widgets._footer import FooterKey
 
@@ -316,6 +317,31 @@ async def test_japanese_question_screen(isolated_user_dirs):
         assert "回答済み 0" in text_of(app, "#progress")
         await type_answer(pilot, "０．８８１　０．１１９")
         assert verdict(app).startswith("正解")
+
+
+async def palette_entries(pilot, search: str) -> list[str]:
+    """Type `search` into the open command palette and read its entries once they are listed."""
+    pilot.app.screen.query_one(Input).value = search
+    entries = pilot.app.screen.query_one(CommandList)
+    for _ in range(100):  # the palette searches in a worker
+        await pilot.pause(0.01)
+        if entries.option_count:
+            break
+    return [str(entries.get_option_at_index(i).prompt) for i in range(entries.option_count)]
+
+
+async def test_ctrl_p_opens_the_command_palette_in_the_interface_language(isolated_user_dirs):
+    app = start("two-key-scaled-weights", lang="ja")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+        assert await palette_entries(pilot, "終了") == ["終了\nアプリを終了する"]  # Textual's own, translated
+        [hint] = await palette_entries(pilot, "ヒント")  # one of the question screen's commands
+        assert hint.startswith("ヒント\n")
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, QuestionScreen) and len(app.screen.query(".hint")) == 1
 
 
 async def test_a_tiny_terminal_still_works():

@@ -19,7 +19,7 @@ from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import translate_bindings, translate_command
 from quiz.variants import parse_key
 
 
@@ -27,7 +27,11 @@ class QuizApp(App[None]):
     """Practise attention interview questions in the terminal."""
 
     CSS_PATH = "app.tcss"
-    BINDINGS = [Binding("f1", "show_help_panel", "ui.key_help")]
+    # Textual's own palette binding has an English label; declared here, it is translated too.
+    BINDINGS = [
+        Binding("f1", "show_help_panel", "ui.key_help"),
+        Binding("ctrl+p", "command_palette", "ui.key_palette", show=False, key_display="^p", priority=True),
+    ]
 
     def __init__(
         self,
@@ -187,8 +191,8 @@ class QuizApp(App[None]):
             self.notify(tr("ui.settings_not_saved", self.lang, reason=str(exc)), severity="error")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
         lang = self.lang
+        yield from (translate_command(command, lang) for command in super().get_system_commands(screen))
         yield SystemCommand(tr("ui.menu_practice_all", lang), tr("ui.cmd_practice_all", lang), lambda: self.action_menu("practice_all"))
         yield SystemCommand(tr("ui.menu_browse", lang), tr("ui.cmd_browse", lang), lambda: self.action_menu("browse"))
         yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), self.action_open_settings)

@@ -1,47 +1,83 @@
-"""Textual's footer, rebuilt only when the keys it shows change.
+"""Textual's footer, rebuilt only when the keys it shows change, and fitted to the terminal.
 
 Textual's footer recomposes on every bindings signal, and a screen sends one for each focus move,
 mount and `refresh_bindings`: opening a question sent seven, and each recompose re-styles every
-key (about 15 ms apiece, most of the start-up past the bank). This footer coalesces the signals
-of one refresh into a single check and recomposes only when a key, label or enabled state differs.
+key. This footer coalesces the signals of one refresh into a single check and recomposes only when
+a key, label or enabled state differs.
+
+At 80 columns the question screen's keys do not fit at Textual's spacing, and the command-palette
+key, docked right, covered the last ones. So the footer tightens its spacing when needed and, as a
+last resort, leaves the palette key out (ctrl+p still works, and F1 lists it).
 """
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from textual.screen import Screen
 from textual.widgets import Footer
+
+# Cells a key takes beyond its key and label text, from Textual's footer CSS.
+ROOMY_PADDING = 3
+COMPACT_PADDING = 2
 
 Shown = tuple[tuple[str, str, bool, str], ...]
 
 
 class KeyFooter(Footer):
-    """The footer of every screen: the same look as Textual's, far fewer rebuilds."""
+    """The footer of every screen: Textual's look, far fewer rebuilds, no key cut off."""
 
     def __init__(self) -> None:
         super().__init__()
         self._check_pending = False
-        self._shown: Shown | None = None
+        self._shown: tuple[Shown, bool] | None = None
 
     def bindings_changed(self, screen: Screen) -> None:
         self._bindings_ready = True
-        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
-            return
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self._schedule_check()
+
+    def on_resize(self) -> None:
+        self._schedule_check()
+
+    def _schedule_check(self) -> None:
         if not self._check_pending:
             self._check_pending = True
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
         self._check_pending = False
-        if not self.is_attached:  # its screen closed before the check ran
+        if not self.is_attached or not self._bindings_ready:  # closed, or nothing to show yet
             return
         shown = self._shown_keys()
-        if shown != self._shown:
-            self._shown = shown
+        compact, with_palette = self._fit(shown)
+        self.compact = compact
+        if (shown, with_palette) != self._shown:
+            self._shown = (shown, with_palette)
+            self.show_command_palette = with_palette
             await self.recompose()
 
     def _shown_keys(self) -> Shown:
-        return tuple(
-            (binding.key, binding.description, enabled, tooltip)
-            for _node, binding, enabled, tooltip in self.screen.active_bindings.values()
-            if binding.show
+        """What the footer shows: one key per action (the first bound), as Textual's compose does."""
+        keys: dict[str, tuple[str, str, bool, str]] = {}
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.action not in keys:
+                keys[binding.action] = (self.app.get_key_display(binding), binding.description, enabled, tooltip)
+        return tuple(keys.values())
+
+    def _fit(self, shown: Shown) -> tuple[bool, bool]:
+        """(compact, with the palette key): the roomiest layout that fits the footer's width."""
+        texts = [cell_len(display) + cell_len(description) for display, description, _, _ in shown]
+        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        palette_width = (
+            cell_len(self.app.get_key_display(palette.binding)) + cell_len(palette.binding.description) + ROOMY_PADDING
+            if palette and self.app.ENABLE_COMMAND_PALETTE
+            else None
         )
+        width = self.size.width
+        for compact in (False, True):
+            keys_width = sum(text + (COMPACT_PADDING if compact else ROOMY_PADDING) for text in texts)
+            if palette_width is None and keys_width <= width:
+                return compact, False
+            if palette_width is not None and keys_width + palette_width <= width:
+                return compact, True
+        return True, False

@@ -1,0 +1,77 @@
+"""At the smallest supported terminal, 80x24, nothing a learner needs is cut off: every footer key
+and the whole progress line show, on every screen and in both languages."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+
+from quiz.bank import load_bank
+from quiz.session import Selection
+from quiz.ui.app import QuizApp, make_app
+from quiz.ui.widgets.footer import KeyFooter
+
+BANK = load_bank()
+SMALLEST = (80, 24)
+ONE_OF_EACH_TYPE = sorted({question.type: f"{qid}#1" for qid, question in BANK.questions.items()}.values())
+
+
+def assert_footer_keys_whole(app: QuizApp) -> None:
+    footer = app.screen.query_one(KeyFooter)
+    regions = [key.region for key in footer.query(FooterKey)]
+    assert regions, "no keys in the footer"
+    for region in regions:
+        assert footer.region.contains_region(region), f"a key is cut off: {region} outside {footer.region}"
+    for first, second in combinations(regions, 2):
+        assert not first.overlaps(second), f"keys overlap: {first} and {second}"
+
+
+def assert_progress_whole(app: QuizApp) -> None:
+    progress = app.screen.query_one("#progress", Static)
+    box = progress.content_region
+    assert box.height >= progress.get_content_height(box.size, app.size, box.width)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_home_footer_fits(lang):
+    app = make_app(lang=lang, bank=BANK)
+    async with app.run_test(size=SMALLEST) as pilot:
+        await pilot.pause()
+        assert_footer_keys_whole(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("key", ONE_OF_EACH_TYPE)
+async def test_question_and_feedback_fit(key, lang):
+    app = make_app(start=Selection(key=key), seed=3, lang=lang, bank=BANK)
+    async with app.run_test(size=SMALLEST) as pilot:
+        await pilot.pause()
+        assert_footer_keys_whole(app)
+        assert_progress_whole(app)
+        await pilot.press("f3")  # give up: the feedback screen's keys
+        await pilot.pause()
+        await pilot.pause()
+        assert_footer_keys_whole(app)
+        assert_progress_whole(app)
+
+
+async def test_the_footer_refits_when_the_terminal_is_resized():
+    def palette_shown(app: QuizApp) -> bool:
+        return bool(app.screen.query("FooterKey.-command-palette"))
+
+    app = make_app(start=Selection(key="causal-weights-3x3#1"), seed=3, bank=BANK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert palette_shown(app) and not app.screen.query_one(KeyFooter).compact
+        await pilot.resize_terminal(*SMALLEST)
+        await pilot.pause()
+        await pilot.pause()
+        assert_footer_keys_whole(app)
+        assert not palette_shown(app)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert palette_shown(app)

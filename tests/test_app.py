@@ -156,7 +156,7 @@ async def test_opening_a_question_builds_its_footer_keys_once(monkeypatch):
         await pilot.pause()
         assert app.screen.query(FooterKey)
         # Textual's own footer rebuilt its keys on each of the seven focus and bindings signals.
-        assert len(built) == 2  # the empty first compose, then the keys
+        assert len(built) == 1  # composed with its keys at once, never rebuilt
 
 
 async def test_a_fresh_variant_differs():

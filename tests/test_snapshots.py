@@ -34,11 +34,27 @@ def app_for(lang: str, key: str | None = None):
     return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=BANK)
 
 
+async def settle(pilot: Pilot) -> None:
+    """Wait until nothing more is mounted or laid out: what is shown stays the same over a pause."""
+
+    def layout() -> list[tuple[str, object]]:
+        return [(type(widget).__name__, widget.region) for widget in pilot.app.screen.walk_children()]
+
+    before = layout()
+    for _ in range(100):
+        await pilot.pause()
+        now = layout()
+        if now == before:
+            return
+        before = now
+    raise AssertionError("the screen kept changing")
+
+
 async def steady(pilot: Pilot) -> None:
-    """No blinking cursor in the picture."""
+    """No blinking cursor in the picture, and nothing still being mounted or laid out."""
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
-    await pilot.pause()
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -64,10 +80,7 @@ def test_feedback_with_heatmap(snap_compare, lang, size):
     async def answer(pilot: Pilot) -> None:
         pilot.app.screen.query_one("#answer-input", Input).value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
         await pilot.press("enter")
-        for _ in range(100):  # the worked solution follows the verdict by a frame or two
-            if pilot.app.screen.query(".heatmap"):
-                break
-            await pilot.pause()
+        await settle(pilot)  # the worked solution and the footer's new keys follow by a frame or two
         heatmap = pilot.app.screen.query(".heatmap").first()
         heatmap.scroll_visible(animate=False, top=True)
         await steady(pilot)

@@ -11,7 +11,7 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Header, Static
 
@@ -53,10 +53,10 @@ class QuestionScreen(Screen[None]):
         with VerticalScroll(id="question-body"):
             yield MathMarkdown(id="prompt")
             yield Static(id="rule", markup=False)
-            yield VerticalScroll(id="hints")
+            yield Vertical(id="hints")
             yield Static(id="message", markup=False)
-            yield VerticalScroll(id="answer-area")
-            yield VerticalScroll(id="feedback-area")
+            yield Vertical(id="answer-area")
+            yield Vertical(id="feedback-area")
         yield KeyFooter()
 
     async def on_mount(self) -> None:

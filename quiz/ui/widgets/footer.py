@@ -12,7 +12,10 @@ last resort, leaves the palette key out (ctrl+p still works, and F1 lists it).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.cells import cell_len
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -21,6 +24,14 @@ ROOMY_PADDING = 3
 COMPACT_PADDING = 2
 
 Shown = tuple[tuple[str, str, bool, str], ...]
+
+
+class Plan(NamedTuple):
+    """What the footer shows and how: its keys, spacing, and whether the palette key fits."""
+
+    shown: Shown
+    compact: bool
+    with_palette: bool
 
 
 class KeyFooter(Footer):
@@ -32,7 +43,6 @@ class KeyFooter(Footer):
         self._shown: tuple[Shown, bool] | None = None
 
     def bindings_changed(self, screen: Screen) -> None:
-        self._bindings_ready = True
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._schedule_check()
 
@@ -44,17 +54,29 @@ class KeyFooter(Footer):
             self._check_pending = True
             self.call_after_refresh(self._recompose_if_changed)
 
+    def compose(self) -> ComposeResult:
+        # Keys at once, not an empty footer recomposed a frame later as Textual's does: a
+        # recompose costs as much as the first. Until laid out, the footer is as wide as the app.
+        self._bindings_ready = True
+        plan = self._plan(self.size.width or self.app.size.width)
+        self._shown = plan.shown, plan.with_palette
+        self.compact = plan.compact
+        self.show_command_palette = plan.with_palette
+        yield from super().compose()
+
     async def _recompose_if_changed(self) -> None:
         self._check_pending = False
-        if not self.is_attached or not self._bindings_ready:  # closed, or nothing to show yet
+        if not self.is_attached:  # its screen closed before the check ran
             return
-        shown = self._shown_keys()
-        compact, with_palette = self._fit(shown)
-        self.compact = compact
-        if (shown, with_palette) != self._shown:
-            self._shown = (shown, with_palette)
-            self.show_command_palette = with_palette
+        plan = self._plan(self.size.width)
+        if (plan.shown, plan.with_palette) != self._shown:
             await self.recompose()
+        else:
+            self.compact = plan.compact
+
+    def _plan(self, width: int) -> Plan:
+        shown = self._shown_keys()
+        return Plan(shown, *self._fit(shown, width))
 
     def _shown_keys(self) -> Shown:
         """What the footer shows: one key per action (the first bound), as Textual's compose does."""
@@ -64,8 +86,8 @@ class KeyFooter(Footer):
                 keys[binding.action] = (self.app.get_key_display(binding), binding.description, enabled, tooltip)
         return tuple(keys.values())
 
-    def _fit(self, shown: Shown) -> tuple[bool, bool]:
-        """(compact, with the palette key): the roomiest layout that fits the footer's width."""
+    def _fit(self, shown: Shown, width: int) -> tuple[bool, bool]:
+        """(compact, with the palette key): the roomiest layout that fits in `width` cells."""
         texts = [cell_len(display) + cell_len(description) for display, description, _, _ in shown]
         palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
         palette_width = (
@@ -73,7 +95,6 @@ class KeyFooter(Footer):
             if palette and self.app.ENABLE_COMMAND_PALETTE
             else None
         )
-        width = self.size.width
         for compact in (False, True):
             keys_width = sum(text + (COMPACT_PADDING if compact else ROOMY_PADDING) for text in texts)
             if palette_width is None and keys_width <= width:

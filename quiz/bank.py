@@ -55,10 +55,15 @@ def pack_files(source: Path) -> list[Path]:
     return sorted(p for p in found if p.name != CLAIMS_FILE)
 
 
+def bundled_claims(report: Report) -> Claims:
+    """The topics and claims every pack cites: only the bundled bank defines them."""
+    return load_claims(locations.bundled_bank_dir() / CLAIMS_FILE, report)
+
+
 def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = ()) -> Bank:
     """Load every question from `sources` (default: bundled and user packs) plus `extra` paths."""
     bank = Bank()
-    bank.claims = load_claims(locations.bundled_bank_dir() / CLAIMS_FILE, bank.report)
+    bank.claims = bundled_claims(bank.report)
     seen_files: set[Path] = set()
     for source in [*(default_sources() if sources is None else sources), *extra]:
         files = pack_files(source)

@@ -6,6 +6,7 @@ through one place, the `on_attempt` callback, so history can be added without to
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,9 +16,11 @@ from typing import Any
 from quiz.bank import Bank
 from quiz.diagnostics import Report
 from quiz.format.checks import check_question
+from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.model import QuestionBase, Text
 from quiz.grading import Result, give_up, grade
+from quiz.i18n import DEFAULT_LANGUAGE, tr
 from quiz.present import json_ready
 from quiz.variants import Variant, VariantError, make_variant, parse_key
 
@@ -60,7 +63,35 @@ class Attempt:
 
 
 class SessionError(Exception):
-    """The selection holds no usable question (or names one that does not exist)."""
+    """The selection holds no usable question, or names a topic, claim or id the bank lacks.
+
+    `key` names the catalogue message (`session.unknown_topic`) and `params` fill it, so the app
+    can say it in the learner's language; `str()` is the English text, for the command line.
+    """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        super().__init__(tr(f"session.{key}", DEFAULT_LANGUAGE, **params))
+        self.key = key
+        self.params = params
+
+    def message(self, lang: str) -> str:
+        return tr(f"session.{self.key}", lang, **self.params)
+
+
+def check_selection(claims: Claims, selection: Selection) -> None:
+    """Refuse a topic, claim or variant key the bank cannot have, before anything is drawn."""
+    if selection.topic is not None and claims.topics and selection.topic not in claims.topics:
+        raise SessionError("unknown_topic", topic=selection.topic, topics=", ".join(claims.topics))
+    if selection.claim is not None and claims.claims and selection.claim not in claims.claims:
+        close = difflib.get_close_matches(selection.claim.upper(), list(claims.claims), n=1, cutoff=0.5)
+        if close:
+            raise SessionError("unknown_claim_close", claim=selection.claim, close=close[0])
+        raise SessionError("unknown_claim", claim=selection.claim)
+    if selection.key is not None:
+        try:
+            parse_key(selection.key)
+        except ValueError:
+            raise SessionError("bad_key", key=selection.key) from None
 
 
 @dataclass
@@ -78,16 +109,20 @@ class PracticeSession:
     def __post_init__(self) -> None:
         self._compiled: dict[str, CompiledQuestion | None] = {}
         self._first_seed: int | None = None
+        check_selection(self.bank.claims, self.selection)
         if self.selection.key:
             question_id, self._first_seed = parse_key(self.selection.key)
             if question_id not in self.bank.questions:
-                raise SessionError(f"no question with id '{question_id}'")
+                close = difflib.get_close_matches(question_id, list(self.bank.questions), n=1)
+                if close:
+                    raise SessionError("unknown_question_close", id=question_id, close=close[0])
+                raise SessionError("unknown_question", id=question_id)
             self._order = [question_id]
         else:
             self._order = [q.id for q in self.bank.questions.values() if self.selection.matches(q)]
             self.rng.shuffle(self._order)
         if not self._order:
-            raise SessionError("no question matches this selection")
+            raise SessionError("no_match")
         self._position = -1
         self.answered = 0
         self.score_total = 0.0
@@ -111,14 +146,14 @@ class PracticeSession:
             variant = self._draw(self._order[self._position], self._take_first_seed())
             if variant is not None:
                 return variant
-        raise SessionError("no question of this selection could be prepared: " + "; ".join(self.problems[-3:]))
+        raise SessionError("unprepared", problems="; ".join(self.problems[-3:]))
 
     def fresh_variant(self) -> Variant:
         """A new variant of the current question (new numbers for a parametric one)."""
         assert self.variant is not None, "no current question"
         variant = self._draw(self.variant.question.id, None)
         if variant is None:
-            raise SessionError(self.problems[-1])
+            raise SessionError("unprepared", problems=self.problems[-1])
         return variant
 
     def next_hint(self) -> Text | None:

@@ -161,3 +161,17 @@ def test_list_filters_by_topic_and_claim(capsys, pack):
     code, out, _ = run(capsys, "list", "--claim", "C6", "--bank", str(pack))
     assert "p-one" in out and "steps" not in out and "{{" not in out
     assert run(capsys, "list", "--topic", "nope")[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--topic", "masking"], "There is no topic 'masking'. Topics: attention,"),
+        (["--claim", "c6"], "There is no claim 'c6'. Did you mean C6?"),
+        (["--id", "two words"], "'two words' is not a question id or variant key"),
+    ],
+)
+def test_practice_refuses_a_selection_that_cannot_exist_before_the_app_opens(capsys, option, said):
+    code, out, err = run(capsys, "practice", *option)  # an app opening here would hang the test
+    assert code == 1 and out == ""
+    assert err.startswith(f"quiz: {said}")

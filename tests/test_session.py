@@ -30,10 +30,28 @@ def test_a_variant_key_gives_exactly_that_variant_first():
 
 
 def test_unknown_id_and_empty_selection_are_errors():
-    with pytest.raises(SessionError, match="no question with id"):
+    with pytest.raises(SessionError, match="There is no question 'nope'"):
         PracticeSession(BANK, Selection(key="nope"))
-    with pytest.raises(SessionError, match="no question matches"):
+    with pytest.raises(SessionError, match="Did you mean causal-weights-3x3"):
+        PracticeSession(BANK, Selection(key="causal-weight#2"))
+    with pytest.raises(SessionError, match="No question matches"):
         PracticeSession(BANK, Selection(topic="softmax", claim="G6"))
+
+
+@pytest.mark.parametrize(
+    ("selection", "english", "japanese"),
+    [
+        (Selection(topic="masking"), "There is no topic 'masking'. Topics: attention, scaling,", "「masking」というトピックはありません"),
+        (Selection(claim="b4"), "There is no claim 'b4'. Did you mean B4?", "B4 のことですか"),
+        (Selection(claim="Q99"), "There is no claim 'Q99'. Claims are named like", "主張は A1、B4、X3"),
+        (Selection(key="two words"), "'two words' is not a question id or variant key", "問題 ID でも出題キーでもありません"),
+    ],
+)
+def test_a_selection_the_bank_cannot_have_is_refused_in_both_languages(selection, english, japanese):
+    with pytest.raises(SessionError) as refused:
+        PracticeSession(BANK, selection)
+    assert str(refused.value).startswith(english)
+    assert japanese in refused.value.message("ja")
 
 
 def test_attempts_leave_through_one_callback_with_what_history_needs():

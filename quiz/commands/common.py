@@ -1,4 +1,4 @@
-"""What several subcommands share: loading the bank and finding a question by id or key."""
+"""What several subcommands share: loading the bank, checking a selection, finding a question."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from quiz.bank import Bank, load_bank
 from quiz.commands import CommandError
 from quiz.diagnostics import Report
 from quiz.format.checks import check_question
+from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
+from quiz.session import Selection, SessionError, check_selection
 from quiz.variants import Variant, VariantError, make_variant, parse_key
 
 EXIT_UNKNOWN_ID = 1
@@ -22,6 +24,14 @@ def load(args: argparse.Namespace) -> Bank:
     for diagnostic in bank.report.errors:
         print(f"quiz: skipped: {diagnostic}", file=sys.stderr)
     return bank
+
+
+def check_or_fail(claims: Claims, selection: Selection) -> None:
+    """Stop on a topic, claim or key the bank cannot have, saying which ones it has."""
+    try:
+        check_selection(claims, selection)
+    except SessionError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def find_variant(bank: Bank, key: str, seed: int | None) -> Variant:

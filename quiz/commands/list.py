@@ -17,17 +17,13 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per question: id, type, topic, difficulty, claims and the prompt's start."""
-    from quiz.commands import CommandError
-    from quiz.commands.common import load
+    from quiz.commands.common import check_or_fail, load
     from quiz.present import prompt_preview
     from quiz.session import Selection
 
     bank = load(args)
-    if args.topic and bank.claims.topics and args.topic not in bank.claims.topics:
-        raise CommandError(f"no topic '{args.topic}'; topics: {', '.join(bank.claims.topics)}")
-    if args.claim and bank.claims.claims and args.claim not in bank.claims.claims:
-        raise CommandError(f"no claim '{args.claim}'; claims look like A1, B4, X3")
     selection = Selection(topic=args.topic, claim=args.claim)
+    check_or_fail(bank.claims, selection)
     shown = [q for q in bank.questions.values() if selection.matches(q)]
     width = max((len(q.id) for q in shown), default=2)
     for q in shown:

@@ -27,10 +27,16 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the app on the selection the options describe."""
+    """Start the app on the selection the options describe; a topic, claim or key that cannot
+    exist stops here, before the app opens (whether any question matches needs the whole bank,
+    which the app loads)."""
+    from quiz.bank import bundled_claims
+    from quiz.commands.common import check_or_fail
+    from quiz.diagnostics import Report
     from quiz.session import Selection
 
     selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key)
+    check_or_fail(bundled_claims(Report()), selection)
     return launch(args, selection)
 
 

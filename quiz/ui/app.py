@@ -100,7 +100,7 @@ class QuizApp(App[None]):
             session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
             session.next_question()
         except SessionError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(exc.message(self.lang), severity="error")
             return False
         for problem in session.problems:
             self.notify(problem, severity="warning", timeout=10)

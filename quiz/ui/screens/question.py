@@ -168,7 +168,7 @@ class QuestionScreen(Screen[None]):
         try:
             variant = step()
         except SessionError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(exc.message(self.lang), severity="error")
             return
         await self.show_variant(variant)
 

@@ -14,7 +14,6 @@ from quiz.format.model import (
     NumericQuestion,
     OrderQuestion,
     QuestionBase,
-    Tolerance,
     TrueFalseQuestion,
     option_ids,
 )
@@ -40,11 +39,13 @@ def letter(index: int) -> str:
     return chr(ord("a") + index)
 
 
-def tolerance_rule(tolerance: Tolerance, lang: str) -> str:
-    """The grading rule in words, shown beside every numeric question."""
+def tolerance_rule(question: NumericQuestion, lang: str) -> str:
+    """The grading rule in words, shown beside every numeric question ("every element" only for
+    vectors and matrices)."""
+    tolerance = question.tolerance
     rtol = tolerance.effective_rtol
     return tr(
-        "grade.tolerance_rule",
+        "grade.tolerance_rule_scalar" if question.type == "number" else "grade.tolerance_rule",
         lang,
         atol=format_number(tolerance.effective_atol),
         rtol=format_number(rtol * 100) + "%",
@@ -84,7 +85,7 @@ def how_to_answer(variant: Variant, lang: str) -> list[str]:
     question = variant.question
     if isinstance(question, NumericQuestion):
         shape = np.shape(variant.answer)
-        return [tr("show.answer_with", lang, what=describe_shape(shape, lang)), tolerance_rule(question.tolerance, lang)]
+        return [tr("show.answer_with", lang, what=describe_shape(shape, lang)), tolerance_rule(question, lang)]
     if isinstance(question, ChoiceQuestion | MultiQuestion):
         lines = [f"  {letter(n)}) {variant.text(o.text, lang)}" for n, o in enumerate(question.options)]
         return [tr("show.pick_one" if isinstance(question, ChoiceQuestion) else "show.pick_all", lang), *lines]
@@ -121,7 +122,7 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
     }
     if isinstance(question, NumericQuestion):
         t = question.tolerance
-        data["tolerance"] = {"rtol": t.effective_rtol, "atol": t.effective_atol, "rule": tolerance_rule(t, lang)}
+        data["tolerance"] = {"rtol": t.effective_rtol, "atol": t.effective_atol, "rule": tolerance_rule(question, lang)}
     if isinstance(question, ChoiceQuestion | MultiQuestion):
         data["options"] = [{"id": i, "text": variant.text(o.text, lang)} for i, o in zip(option_ids(question.options), question.options)]
     if isinstance(question, OrderQuestion):

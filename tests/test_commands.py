@@ -111,6 +111,13 @@ def test_show_json_has_the_documented_keys(capsys, pack):
     assert {"key", "prompt", "inputs", "answer", "tolerance"} <= set(data)
     assert data["key"] == "p-one#7" and data["prompt"] == f"p_1 for scores [{data['inputs']['s']}, 0]?"
     assert data["tolerance"]["atol"] == 0.0005
+    assert data["tolerance"]["rule"] == "Accepted when |your answer − key| ≤ 0.0005 + 0.5% of |key|."  # one number
+
+
+def test_the_tolerance_rule_speaks_of_elements_only_for_vectors_and_matrices(capsys):
+    for key, elements in (("softmax-jacobian-entry#1", False), ("two-key-scaled-weights", True), ("causal-weights-3x3#1", True)):
+        rule = json.loads(run(capsys, "show", key, "--json")[1])["tolerance"]["rule"]
+        assert rule.endswith("for every element.") is elements, rule
 
 
 def test_show_accepts_a_variant_key_and_japanese(capsys, pack):

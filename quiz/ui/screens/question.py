@@ -69,7 +69,7 @@ class QuestionScreen(Screen[None]):
         self.sub_title = variant.key
         await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
         rule = self.query_one("#rule", Static)
-        rule.update(tolerance_rule(question.tolerance, self.lang) if isinstance(question, NumericQuestion) else "")
+        rule.update(tolerance_rule(question, self.lang) if isinstance(question, NumericQuestion) else "")
         rule.display = isinstance(question, NumericQuestion)
         await self.query_one("#hints").remove_children()
         await self.query_one("#feedback-area").remove_children()

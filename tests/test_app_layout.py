@@ -1,5 +1,6 @@
 """At the smallest supported terminal, 80x24, nothing a learner needs is cut off: every footer key
-and the whole progress line show, on every screen and in both languages."""
+and the whole progress line show, on every screen and in both languages, and feedback opens at
+its verdict."""
 
 from __future__ import annotations
 
@@ -52,10 +53,15 @@ async def test_question_and_feedback_fit(key, lang):
         assert_footer_keys_whole(app)
         assert_progress_whole(app)
         await pilot.press("f3")  # give up: the feedback screen's keys
-        await pilot.pause()
-        await pilot.pause()
+        for _ in range(20):  # the worked solution follows the verdict by a frame or two
+            await pilot.pause()
         assert_footer_keys_whole(app)
         assert_progress_whole(app)
+        # The feedback opens at the top of the view (or as high as it can scroll), not on its last line.
+        body = app.screen.query_one("#question-body")
+        verdict = app.screen.query_one("#verdict").region
+        assert body.region.contains_region(verdict)
+        assert verdict.y - body.region.y < body.region.height // 2 or body.scroll_y == body.max_scroll_y
 
 
 async def test_the_footer_refits_when_the_terminal_is_resized():

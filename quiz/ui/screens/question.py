@@ -182,5 +182,4 @@ class QuestionScreen(Screen[None]):
         await area.mount(FeedbackView(variant, result, response, self.lang))
         self._update_progress()
         self.refresh_bindings()
-        area.scroll_visible()
         self.query_one("#question-body").focus()

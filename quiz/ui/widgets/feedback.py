@@ -69,6 +69,11 @@ class FeedbackView(Vertical):
         # heatmaps, the slow part to lay out) follows a frame later.
         self.call_after_refresh(self._show_worked_solution)
 
+    def on_resize(self) -> None:
+        # Start at the top of the view, verdict first, and stay there while the worked solution
+        # arrives and its Markdown is laid out: each step makes the panel taller.
+        self.scroll_visible(top=True, animate=False)
+
     async def _show_worked_solution(self) -> None:
         variant, lang = self.variant, self.lang
         parts: list[Widget] = []

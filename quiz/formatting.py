@@ -6,7 +6,6 @@ from decimal import Decimal
 import numpy as np
 
 
-
 def format_number(x: float | int | np.number, digits: int = 4) -> str:
     """`x` to `digits` significant figures, trailing zeros dropped; the integer part is never rounded.
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from quiz.answers import describe_shape
 from quiz.format.model import (
     ChoiceQuestion,
     ExplainQuestion,
@@ -17,13 +18,11 @@ from quiz.format.model import (
     TrueFalseQuestion,
     option_ids,
 )
-from quiz.answers import describe_shape
 from quiz.formatting import format_array_inline, format_number
 from quiz.grading import Result, correct_options
 from quiz.i18n import tr
 from quiz.mathtext import markdown_to_plain
 from quiz.variants import Variant, display_order
-
 
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 

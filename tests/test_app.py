@@ -7,6 +7,7 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, ListView, SelectionList, Static
 from textual.widgets._footer import FooterKey
+from textual.widgets._key_panel import BindingsTable
 
 from quiz.bank import load_bank
 from quiz.formatting import format_array_inline
@@ -342,6 +343,26 @@ async def test_ctrl_p_opens_the_command_palette_in_the_interface_language(isolat
         await pilot.press("down", "enter")
         await pilot.pause()
         assert isinstance(app.screen, QuestionScreen) and len(app.screen.query(".hint")) == 1
+
+
+async def test_the_help_panel_lists_every_key_in_japanese(isolated_user_dirs):
+    app = start("diagnose-faulty-layer#2", lang="ja")  # a choice list has focus: its keys show too
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        table = app.screen.query_one(BindingsTable).render_bindings_table()
+        descriptions = [str(text) for text in table.columns[1].cells if str(text)]
+        assert {"ヒント", "解答を見る", "選ぶ", "1 ページ上へ", "次の項目へ"} <= set(descriptions)
+        assert not [text for text in descriptions if text.isascii()], descriptions
+
+
+async def test_ctrl_c_says_how_to_quit_in_the_interface_language(isolated_user_dirs):
+    app = start("scaling-purpose-not-uniform", lang="ja")  # no text field: ctrl+c has nothing to copy
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        [notice] = app._notifications
+        assert notice.title == "終了しますか？" and notice.message == "^q で終了します。"
 
 
 async def test_a_tiny_terminal_still_works():

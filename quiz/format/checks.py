@@ -8,8 +8,8 @@ from pathlib import Path
 from engine import Fault
 from quiz.diagnostics import Location, Report
 from quiz.format.claims import Claims
-from quiz.format.convert import did_you_mean
 from quiz.format.compile import CompiledQuestion, compile_question, texts_of
+from quiz.format.convert import did_you_mean
 from quiz.format.model import Parametric, QuestionBase
 
 ALL_FAULTS = "all"

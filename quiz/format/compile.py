@@ -17,7 +17,6 @@ from quiz.diagnostics import Location, Report
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.model import ChoiceQuestion, Expr, Misconception, NumericQuestion, Param, Parametric, QuestionBase, Text
 
-
 ANSWER_NAME = "answer"
 
 

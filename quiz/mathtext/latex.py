@@ -8,8 +8,23 @@ import unicodedata
 
 from quiz.mathtext import symbols
 from quiz.mathtext.latex_tokens import LatexToken, tokenize
-from quiz.mathtext.layout import ATOM, BIG, BLANK, BRACKET, COMPOUND, EMPTY, OPERATOR, SPACE, Piece
-from quiz.mathtext.layout import environment, join, limits, operand, script, tidy
+from quiz.mathtext.layout import (
+    ATOM,
+    BIG,
+    BLANK,
+    BRACKET,
+    COMPOUND,
+    EMPTY,
+    OPERATOR,
+    SPACE,
+    Piece,
+    environment,
+    join,
+    limits,
+    operand,
+    script,
+    tidy,
+)
 from quiz.mathtext.scripts import to_subscript, to_superscript
 
 _MAX_NESTING = 50  # far deeper than any formula; deeper input is shown flat instead

@@ -19,7 +19,7 @@ from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
-from quiz.ui.translate import translate_bindings, translate_command
+from quiz.ui.translate import translate_command
 from quiz.variants import parse_key
 
 
@@ -55,7 +55,6 @@ class QuizApp(App[None]):
         self.on_attempt = on_attempt
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
-        translate_bindings(self, self.lang)
 
     @property
     def lang(self) -> str:
@@ -172,7 +171,6 @@ class QuizApp(App[None]):
             return
         self._save(replace(self.settings, language=lang))
         self.title = tr("ui.title", lang)
-        translate_bindings(self, lang)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(HomeScreen(lang, len(self.bank)))
@@ -189,6 +187,14 @@ class QuizApp(App[None]):
             save_settings(settings, self.settings_file)
         except OSError as exc:
             self.notify(tr("ui.settings_not_saved", self.lang, reason=str(exc)), severity="error")
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C with nothing to copy: say how to quit, as Textual does, in the interface language."""
+        for active in self.active_bindings.values():
+            if active.binding.action in ("quit", "app.quit"):
+                key = self.get_key_display(active.binding)
+                self.notify(tr("ui.quit_hint", self.lang, key=key), title=tr("ui.quit_title", self.lang))
+                return
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         lang = self.lang

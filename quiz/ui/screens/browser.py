@@ -14,11 +14,11 @@ from quiz.bank import Bank
 from quiz.format.model import TYPE_NAMES
 from quiz.i18n import tr
 from quiz.present import prompt_preview
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.footer import KeyFooter
 
 
-class BrowserScreen(Screen[None]):
+class BrowserScreen(TranslatedBindings, Screen[None]):
     """Browse and open any question of the bank."""
 
     BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
@@ -27,7 +27,6 @@ class BrowserScreen(Screen[None]):
         super().__init__()
         self.bank = bank
         self.lang = lang
-        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -11,13 +11,13 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.i18n import tr
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.footer import KeyFooter
 
 MENU = ("practice_all", "practice_topic", "practice_claim", "practice_difficulty", "practice_one", "browse", "settings", "quit")
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(TranslatedBindings, Screen[None]):
     """Where every session starts."""
 
     BINDINGS = [Binding("f8", "app.open_settings", "ui.key_settings")]
@@ -26,7 +26,6 @@ class HomeScreen(Screen[None]):
         super().__init__()
         self.lang = lang
         self.question_count = question_count
-        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         yield Header()

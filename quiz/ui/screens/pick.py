@@ -15,10 +15,10 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.i18n import tr
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import TranslatedBindings, with_group_title
 
 
-class PickScreen(ModalScreen[str | None]):
+class PickScreen(TranslatedBindings, ModalScreen[str | None]):
     """Pick one item from a list; dismisses with its id, or None on Escape."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
@@ -27,7 +27,7 @@ class PickScreen(ModalScreen[str | None]):
         super().__init__()
         self.heading = title
         self.options = options
-        translate_bindings(self, lang)
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -44,7 +44,7 @@ class PickScreen(ModalScreen[str | None]):
         self.dismiss(event.option.id)
 
 
-class KeyScreen(ModalScreen[str | None]):
+class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
     """Type a question id or a variant key (`id#seed`); unknown ids get a suggestion."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
@@ -54,12 +54,11 @@ class KeyScreen(ModalScreen[str | None]):
         self.lang = lang
         self.known = known
         self.ids = ids
-        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(tr("ui.enter_key", self.lang), classes="dialog-title")
-            yield Input(placeholder="softmax-jacobian-entry#4711", id="key")
+            yield with_group_title(Input(placeholder="softmax-jacobian-entry#4711", id="key"), self.lang)
             yield Static(id="key-message", markup=False)
 
     @on(Input.Submitted, "#key")

@@ -20,14 +20,14 @@ from quiz.format.model import NumericQuestion
 from quiz.i18n import tr
 from quiz.present import tolerance_rule
 from quiz.session import PracticeSession, SessionError
-from quiz.ui.translate import translate_bindings
-from quiz.ui.widgets.footer import KeyFooter
+from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.answers import AnswerWidget, ExplainAnswer, answer_widget
 from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
 
 
-class QuestionScreen(Screen[None]):
+class QuestionScreen(TranslatedBindings, Screen[None]):
     """Practise the questions of one session, one variant at a time."""
 
     # F-keys and ctrl combinations only: letters belong to the answer field.
@@ -45,7 +45,6 @@ class QuestionScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.lang = lang
-        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -11,13 +11,13 @@ from textual.widgets import Header, Label, RadioButton, RadioSet, Select
 
 from quiz.i18n import LANGUAGES, tr
 from quiz.settings import Settings
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.footer import KeyFooter
 
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 
-class SettingsScreen(Screen[None]):
+class SettingsScreen(TranslatedBindings, Screen[None]):
     """Change settings; each change applies and is saved at once."""
 
     BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
@@ -27,7 +27,6 @@ class SettingsScreen(Screen[None]):
         self.settings = settings
         self.themes = themes
         self.lang = settings.language
-        translate_bindings(self, self.lang)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -31,9 +31,9 @@ from quiz.format.model import (
 )
 from quiz.i18n import tr
 from quiz.mathtext import markdown_to_plain
-from quiz.ui.widgets.maths import MathMarkdown
 from quiz.present import letter
-from quiz.ui.translate import translate_bindings
+from quiz.ui.translate import with_group_title
+from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants import Variant, display_order
 
 
@@ -69,7 +69,8 @@ class NumericAnswer(AnswerWidget):
 
     def compose(self) -> ComposeResult:
         shape = getattr(self.variant.answer, "shape", ())
-        yield Input(placeholder=tr("ui.type_answer", self.lang, what=describe_shape(shape, self.lang)), id="answer-input")
+        field = Input(placeholder=tr("ui.type_answer", self.lang, what=describe_shape(shape, self.lang)), id="answer-input")
+        yield with_group_title(field, self.lang)
         yield Static(tr("ui.read_as_empty", self.lang), id="preview", markup=False)
 
     @property
@@ -173,7 +174,6 @@ class OrderAnswer(AnswerWidget):
 
     def __init__(self, variant: Variant, lang: str) -> None:
         super().__init__(variant, lang)
-        translate_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
         question = self.variant.question

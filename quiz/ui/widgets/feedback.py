@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widget import Widget
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from quiz.formatting import format_number, format_value

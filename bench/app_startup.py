@@ -19,7 +19,7 @@ import textwrap
 import time
 
 KEY = "causal-weights-3x3#3"
-REPEATS = 7
+REPEATS = 11
 
 BARE = """
 import time

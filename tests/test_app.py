@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from textual.command import CommandList, CommandPalette
@@ -182,6 +184,25 @@ async def test_feedback_on_attention_weights_has_a_heatmap():
         heatmaps = app.screen.query(Heatmap)
         assert heatmaps
         assert any(np.allclose(h.weights, app.screen.session.variant.answer) for h in heatmaps)
+
+
+async def test_under_no_color_the_screen_is_grey_and_the_heatmap_still_reads(monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = start("causal-weights-3x3#3")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        for _ in range(100):
+            if app.screen.query(Heatmap):
+                break
+            await pilot.pause()
+        heatmap = app.screen.query(Heatmap).first()
+        heatmap.scroll_visible(animate=False, top=True)
+        await pilot.pause()
+        svg = app.export_screenshot()
+    frame = {"ff5f57", "febc2e", "28c840", "c5c8c6"}  # the SVG's drawn window buttons and title, not the app
+    colours = set(re.findall(r"fill(?:=\"|: )#([0-9a-f]{6})", svg)) - frame
+    assert colours and all(c[0:2] == c[2:4] == c[4:6] for c in colours)  # greys only
+    assert {"█", "▓"} & set(svg) and "0.5" in svg  # shading and numbers carry the weights
 
 
 async def test_numeric_matrix_question_can_be_answered():

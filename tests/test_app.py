@@ -407,9 +407,11 @@ async def test_bank_browser_filters_and_opens_a_question():
         assert isinstance(app.screen, BrowserScreen)
         table = app.screen.query_one(DataTable)
         assert table.row_count == len(app.bank)
+        assert table.columns["prompt"].content_width >= 40  # the question's start, not its first word
         app.screen.query_one("#type", Select).value = "order"
         await pilot.pause()
         assert table.row_count == sum(q.type == "order" for q in app.bank.questions.values())
+        assert table.get_row_at(0)[1] == "ordering"  # the type in words, in the interface language
         table.focus()
         await pilot.press("enter")
         await pilot.pause()

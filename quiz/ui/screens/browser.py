@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -42,7 +43,7 @@ class BrowserScreen(TranslatedBindings, Screen[None]):
                 prompt=tr("ui.filter_claim", self.lang),
                 id="claim",
             )
-            yield Select([(name, name) for name in TYPE_NAMES], prompt=tr("ui.filter_type", self.lang), id="type")
+            yield Select([(tr(f"ui.type_{name}", self.lang), name) for name in TYPE_NAMES], prompt=tr("ui.filter_type", self.lang), id="type")
         yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -50,7 +51,8 @@ class BrowserScreen(TranslatedBindings, Screen[None]):
         self.title = tr("ui.title", self.lang)
         self.sub_title = tr("ui.menu_browse", self.lang)
         table = self.query_one(DataTable)
-        for column in ("id", "type", "topic", "difficulty", "claims", "prompt"):
+        # The question's start comes early, so it shows at 80 columns; topic and claims follow.
+        for column in ("id", "type", "difficulty", "prompt", "topic", "claims"):
             table.add_column(tr(f"ui.column_{column}", self.lang), key=column)
         self._fill()
         table.focus()
@@ -70,8 +72,9 @@ class BrowserScreen(TranslatedBindings, Screen[None]):
                 continue
             if kind is not Select.NULL and q.type != kind:
                 continue
-            preview = Content(prompt_preview(q, self.lang, 70))
-            table.add_row(q.id, q.type, q.topic, str(q.difficulty), ",".join(q.refs), preview, key=q.id)
+            preview = Text(prompt_preview(q, self.lang, 70))  # Rich Text: DataTable can measure it
+            type_label = tr(f"ui.type_{q.type}", self.lang)
+            table.add_row(q.id, type_label, str(q.difficulty), preview, q.topic, ",".join(q.refs), key=q.id)
 
     @on(DataTable.RowSelected)
     async def _open(self, event: DataTable.RowSelected) -> None:

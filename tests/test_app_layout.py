@@ -81,3 +81,30 @@ async def test_the_footer_refits_when_the_terminal_is_resized():
         await pilot.pause()
         await pilot.pause()
         assert palette_shown(app)
+
+
+@pytest.mark.parametrize("key", sorted(BANK.questions))
+async def test_a_question_opens_at_the_start_of_its_prompt(key):
+    """Focus goes to the answer, but the view starts where reading does: the prompt's first line."""
+    app = make_app(start=Selection(key=key), seed=3, lang="ja", bank=BANK)
+    async with app.run_test(size=SMALLEST) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        body = app.screen.query_one("#question-body")
+        assert body.scroll_y == 0 and app.screen.focused is not None
+        await pilot.press("f3", "f5" if app.screen.session.variant.question.is_parametric else "f6")
+        for _ in range(5):
+            await pilot.pause()
+        assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
+
+
+async def test_typing_an_answer_brings_the_field_into_view():
+    app = make_app(start=Selection(key="causal-weights-3x3#1"), seed=3, lang="ja", bank=BANK)
+    async with app.run_test(size=(80, 16)) as pilot:  # too short for prompt and field at once
+        await pilot.pause()
+        body = app.screen.query_one("#question-body")
+        field = app.screen.query_one("#answer-input")
+        assert body.scroll_y == 0 and not body.region.contains_region(field.region)
+        await pilot.press("1")
+        await pilot.pause()
+        assert body.region.contains_region(field.region)

@@ -16,6 +16,7 @@ from quiz.bank import Bank, load_bank
 from quiz.i18n import LANGUAGES, tr
 from quiz.session import Attempt, PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
+from quiz.ui import linebreaks
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
@@ -46,6 +47,7 @@ class QuizApp(App[None]):
         startup_messages: Sequence[str] = (),
     ) -> None:
         super().__init__()
+        linebreaks.install()  # Japanese paragraphs break between characters, not only at spaces
         self.bank = bank
         self.bank_paths = list(bank_paths)
         self.settings = settings

@@ -77,9 +77,12 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         await area.remove_children()
         widget = answer_widget(variant, self.lang)
         await area.mount(widget)
+        # Focus the answer, but show the prompt from its first line: reading starts there, and on
+        # a short terminal scrolling to the answer would hide the question's beginning.
         inputs = widget.query("Input, OptionList, ListView")
         if inputs:
-            inputs.first().focus()
+            inputs.first().focus(scroll_visible=False)
+        self.query_one("#question-body").scroll_home(animate=False)
         self._update_progress()
         self.refresh_bindings()
 

@@ -80,6 +80,7 @@ class NumericAnswer(AnswerWidget):
     @on(Input.Changed, "#answer-input")
     def _preview(self, event: Input.Changed) -> None:
         preview = self.query_one("#preview", Static)
+        self.scroll_visible(animate=False)  # the question opens at its prompt: typing shows the field
         if not event.value.strip():
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")

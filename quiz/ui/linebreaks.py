@@ -1,0 +1,36 @@
+"""Line breaks for Japanese: between characters, as Japanese is typeset, not only at spaces.
+
+Rich wraps text only at spaces, and Textual's `Content` (Markdown, Static) wraps through Rich.
+A Japanese sentence, written without spaces, was therefore one long "word": pushed whole onto
+the next line, leaving the line before it half empty after any inline maths or Latin word, then
+cut wherever it overflowed. `install` gives Rich's wrapper a word pattern in which each Han or
+kana character is a word of its own, with the simplest form of the JIS X 4051 rules: closing
+brackets, commas, full stops, small kana and the long-vowel mark never begin a line, and opening
+brackets never end one. Text without Japanese is split exactly as before.
+
+Rich offers no setting for this, so `install` replaces the pattern in `rich._wrap`. The pinned
+Rich is tested with it (tests/test_linebreaks.py); a Rich without the pattern would only wrap
+as before, and fail those tests, never the app.
+"""
+
+from __future__ import annotations
+
+import re
+
+import rich._wrap
+
+OPENING = "（「『【〔〈《［｛〘〖"
+CLOSING = "、。，．・：；？！）」』】〕〉》］｝〙〗ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ー〜…‥"
+# Han, kana, CJK punctuation and full-width forms: a break may fall before or after each one.
+# U+3000, the ideographic space, is left out: it is whitespace, and breaks like a space.
+UNSPACED = "\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+
+WORD = re.compile(rf"\s*[{OPENING}]*(?:[{UNSPACED}]|[^\s{UNSPACED}]+)[{CLOSING}]*\s*")
+
+
+def install() -> bool:
+    """Make Rich (and so Textual) break Japanese lines between characters; False if it cannot."""
+    if not isinstance(getattr(rich._wrap, "re_word", None), re.Pattern):
+        return False
+    rich._wrap.re_word = WORD
+    return True

@@ -1,0 +1,55 @@
+"""Japanese wraps between characters (with the basic JIS X 4051 rules); English wraps as before."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rich._wrap import divide_line
+from rich.cells import cell_len
+
+from quiz.ui import linebreaks
+
+RICH_WORD = re.compile(r"\s*\S+\s*")  # the pattern Rich ships, for comparison
+
+JAPANESE = (
+    "面接官に「スケールド・ドット積注意はなぜ √dₖ で割るのか。dₖ で割ったり、何もしなかったりしないのはなぜか」と"
+    "聞かれました。係数を導出し、前提も明示して、面接で答えるつもりで説明してください。"
+)
+
+
+@pytest.fixture(autouse=True)
+def installed():
+    assert linebreaks.install()
+
+
+def lines(text: str, width: int) -> list[str]:
+    cuts = [0, *divide_line(text, width), len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
+
+
+@pytest.mark.parametrize("width", [20, 37, 60, 76])
+def test_japanese_lines_are_filled_and_follow_the_basic_kinsoku_rules(width):
+    wrapped = lines(JAPANESE, width)
+    assert "".join(wrapped) == JAPANESE
+    for line in wrapped[:-1]:
+        assert cell_len(line.rstrip()) <= width
+        assert cell_len(line.rstrip()) >= width - 4, (width, line)  # no half-empty lines
+    for line in wrapped[1:]:
+        assert line[0] not in linebreaks.CLOSING, line  # no line starts with 、。」 or small kana
+    for line in wrapped[:-1]:
+        assert line.rstrip()[-1] not in linebreaks.OPENING, line  # none ends with 「
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Apply scaled dot-product attention with a causal mask and give the 3 × 3 matrix.",
+        "  leading spaces, (brackets), √d_k and QKᵀ/√dₖ stay whole  ",
+        "superlongwordwithoutanyspaceatallthatmustbefolded and more",
+    ],
+)
+def test_text_without_japanese_is_split_exactly_as_rich_does(text):
+    assert [m.group() for m in linebreaks.WORD.finditer(text)] == [m.group() for m in RICH_WORD.finditer(text)]
+    for width in (10, 25, 40):
+        assert "".join(lines(text, width)) == text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -74,9 +75,26 @@ def answer_text(variant: Variant, lang: str) -> str:
     if isinstance(question, TrueFalseQuestion):
         return tr("show.true" if question.answer else "show.false", lang)
     if isinstance(question, OrderQuestion):
-        return " → ".join(variant.text(item, lang) for item in question.items)
+        return "\n".join(f"{n}. {variant.text(item, lang)}" for n, item in enumerate(question.items, 1))
     assert isinstance(question, ExplainQuestion)
     return variant.text(question.model_answer, lang)
+
+
+def answer_line(variant: Variant, lang: str) -> str:
+    """"Answer: ..." as printed and shown after grading; a list (an order) starts on its own line."""
+    text = answer_text(variant, lang)
+    return markdown_to_plain(tr("grade.answer_key", lang, answer="\n" + text if "\n" in text else text))
+
+
+def order_marks(variant: Variant, order: Sequence[int], lang: str) -> str:
+    """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""
+    question = variant.question
+    assert isinstance(question, OrderQuestion)
+    lines = []
+    for n, item in enumerate(order, 1):
+        mark = "✓" if item == n - 1 else tr("grade.belongs_at", lang, n=item + 1)
+        lines.append(f"{n}. {markdown_to_plain(variant.text(question.items[item], lang))}  {mark}")
+    return "\n".join(lines)
 
 
 def how_to_answer(variant: Variant, lang: str) -> list[str]:

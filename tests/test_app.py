@@ -268,6 +268,21 @@ async def test_order_question_is_reordered_with_the_keyboard():
         assert verdict(app).startswith("Correct")
 
 
+async def test_order_feedback_marks_each_step_and_says_where_it_belongs():
+    app = start("attention-pipeline-order")
+    async with app.run_test(size=SIZE) as pilot:
+        order = app.screen.query_one(OrderAnswer).response()
+        assert order != tuple(range(len(order)))  # shown shuffled
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        lines = text_of(app, "#marks").splitlines()[1:]
+        assert len(lines) == len(order)
+        for n, (line, item) in enumerate(zip(lines, order), 1):
+            assert line.startswith(f"{n}. ")
+            assert line.endswith("✓" if item == n - 1 else f"✗ belongs at {item + 1}")
+        assert text_of(app, "#answer-key").splitlines()[-1].startswith(f"{len(order)}. ")
+
+
 async def test_truefalse_question_can_be_answered():
     app = start("scaling-purpose-not-uniform")
     async with app.run_test(size=SIZE) as pilot:

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.grading import grade
     from quiz.i18n import tr
     from quiz.mathtext import markdown_to_plain
-    from quiz.present import answer_text, result_json
+    from quiz.present import answer_line, result_json
     from quiz.responses import read_response
 
     if args.hints < 0:
@@ -61,5 +61,5 @@ def run(args: argparse.Namespace) -> int:
         print(tr("grade.misconception", args.lang, name=result.misconception))
     for feedback in result.feedback:
         print(markdown_to_plain(variant.text(feedback, args.lang)))
-    print(markdown_to_plain(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang))))
+    print(answer_line(variant, args.lang))
     return 0

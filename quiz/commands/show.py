@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.i18n import tr
     from quiz.mathtext import markdown_to_plain
-    from quiz.present import answer_text, how_to_answer, variant_json
+    from quiz.present import answer_line, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
     if args.json:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join(markdown_to_plain(line) for line in how_to_answer(variant, args.lang)))
     if args.answer:
         print()
-        print(markdown_to_plain(tr("grade.answer_key", args.lang, answer=answer_text(variant, args.lang))))
+        print(answer_line(variant, args.lang))
         if question.explanation is not None:
             print()
             print(markdown_to_plain(variant.text(question.explanation, args.lang)))

@@ -11,11 +11,12 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
+from quiz.format.model import OrderQuestion
 from quiz.formatting import format_number, format_value
 from quiz.grading import Result, Verdict
 from quiz.i18n import tr
 from quiz.mathtext import markdown_to_plain
-from quiz.present import answer_text
+from quiz.present import answer_line, order_marks
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants import Variant
@@ -60,8 +61,10 @@ class FeedbackView(Vertical):
         # feedback would make the panel slow to appear; only the explanation needs Markdown.
         for feedback in result.feedback:
             yield Static(Content(markdown_to_plain(variant.text(feedback, lang))), classes="option-feedback")
-        answer = markdown_to_plain(tr("grade.answer_key", lang, answer=answer_text(variant, lang)))
-        yield Static(Content(answer), id="answer-key")
+        if isinstance(variant.question, OrderQuestion) and self.response is not None:
+            marks = order_marks(variant, self.response, lang)
+            yield Static(Content(tr("ui.your_answer", lang, answer="\n" + marks)), id="marks")
+        yield Static(Content(answer_line(variant, lang)), id="answer-key")
         yield Vertical(id="worked")
 
     def on_mount(self) -> None:

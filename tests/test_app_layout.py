@@ -108,3 +108,19 @@ async def test_typing_an_answer_brings_the_field_into_view():
         await pilot.press("1")
         await pilot.pause()
         assert body.region.contains_region(field.region)
+
+
+async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric():
+    app = make_app(start=Selection(key="explain-why-sqrt-dk"), seed=3, bank=BANK)
+    async with app.run_test(size=SMALLEST) as pilot:
+        await pilot.press("f4")
+        for _ in range(5):
+            await pilot.pause()
+        body = app.screen.query_one("#question-body")
+        model = app.screen.query_one("#model-answer").region
+        rubric = app.screen.query_one("#rubric")
+        assert body.region.contains(model.x, model.y)  # its first line is in view
+        assert app.screen.focused is rubric and "f4" not in {k.key for k in app.screen.query(FooterKey)}
+        await pilot.press("space")  # tick the highlighted point
+        await pilot.pause()
+        assert rubric.selected and body.region.overlaps(rubric.region)

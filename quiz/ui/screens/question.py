@@ -121,7 +121,8 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         if action == "hint":
             return not answered and variant is not None and self.session.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
-            return not answered and variant is not None and variant.question.type == "explain"
+            shown = self.query(ExplainAnswer)
+            return not answered and bool(shown) and not shown.first().revealed
         if action == "fresh_variant":
             return variant is not None and variant.question.is_parametric
         return True
@@ -159,6 +160,7 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         widget = self.query_one(AnswerWidget)
         if isinstance(widget, ExplainAnswer):
             await widget.reveal()
+            self.refresh_bindings()  # F4 has done its job
 
     async def action_fresh_variant(self) -> None:
         await self._move(self.session.fresh_variant)

@@ -213,13 +213,21 @@ class ExplainAnswer(AnswerWidget):
             return
         self.revealed = True
         question = self.variant.question
-        await self.mount(MathMarkdown(self.variant.text(question.model_answer, self.lang), id="model-answer"))
+        model = MathMarkdown(id="model-answer")
         rubric = SelectionList[int](
             *(Selection(plain(self.variant, point, self.lang), n) for n, point in enumerate(question.rubric)),
             id="rubric",
         )
-        await self.mount(rubric)
-        rubric.focus()
+        await self.mount_all([model, rubric])
+        await model.update(self.variant.text(question.model_answer, self.lang))  # parsed off the loop
+        # The model answer is read first, from its first line; the rubric below has the focus and
+        # comes into view when a point is ticked.
+        rubric.focus(scroll_visible=False)
+        self.call_after_refresh(model.scroll_visible, top=True, animate=False)
+
+    @on(SelectionList.SelectionToggled, "#rubric")
+    def _show_rubric(self) -> None:
+        self.query_one("#rubric").scroll_visible(animate=False)
 
     def response(self) -> Any | Invalid:
         if not self.revealed:

@@ -124,3 +124,15 @@ async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric(
         await pilot.press("space")  # tick the highlighted point
         await pilot.pause()
         assert rubric.selected and body.region.overlaps(rubric.region)
+
+
+async def test_a_hint_comes_into_view_when_asked_for():
+    app = make_app(start=Selection(key="diagnose-faulty-layer#2"), seed=3, bank=BANK)  # a long prompt
+    async with app.run_test(size=SMALLEST) as pilot:
+        await pilot.pause()
+        await pilot.press("f2")
+        for _ in range(5):
+            await pilot.pause()
+        body = app.screen.query_one("#question-body").region
+        hint = app.screen.query_one(".hint").region
+        assert body.contains_region(hint)

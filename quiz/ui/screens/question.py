@@ -153,7 +153,10 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         assert variant is not None
         penalty = variant.question.hint_penalty
         label = tr("ui.hint_label", self.lang, n=self.session.hints_shown, penalty=f"{penalty:.0%}")
-        await self.query_one("#hints").mount(MathMarkdown(f"**{label}** {variant.text(hint, self.lang)}", classes="hint"))
+        shown = MathMarkdown(classes="hint")
+        await self.query_one("#hints").mount(shown)
+        await shown.update(f"**{label}** {variant.text(hint, self.lang)}")  # in full, then into view
+        self.call_after_refresh(shown.scroll_visible, animate=False)
         self.refresh_bindings()
 
     async def action_reveal_model(self) -> None:

@@ -43,7 +43,11 @@ class BrowserScreen(TranslatedBindings, Screen[None]):
                 prompt=tr("ui.filter_claim", self.lang),
                 id="claim",
             )
-            yield Select([(tr(f"ui.type_{name}", self.lang), name) for name in TYPE_NAMES], prompt=tr("ui.filter_type", self.lang), id="type")
+            yield Select(
+                [(tr(f"ui.type_{name}", self.lang), name) for name in TYPE_NAMES],
+                prompt=tr("ui.filter_type", self.lang),
+                id="type",
+            )
         yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 

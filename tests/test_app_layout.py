@@ -136,3 +136,16 @@ async def test_a_hint_comes_into_view_when_asked_for():
         body = app.screen.query_one("#question-body").region
         hint = app.screen.query_one(".hint").region
         assert body.contains_region(hint)
+
+
+@pytest.mark.parametrize(("key", "height"), [("diagnose-faulty-layer#2", 12), ("attention-pipeline-order#1", 8)])
+async def test_moving_through_a_list_answer_brings_it_into_view(key, height):
+    app = make_app(start=Selection(key=key), seed=3, bank=BANK)
+    async with app.run_test(size=(80, height)) as pilot:  # too short for prompt and list at once
+        await pilot.pause()
+        body = app.screen.query_one("#question-body")
+        answer = app.screen.query_one(".answer")
+        assert body.scroll_y == 0 and not body.region.overlaps(answer.region)
+        await pilot.press("down")
+        await pilot.pause()
+        assert body.region.overlaps(answer.region)

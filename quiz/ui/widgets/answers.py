@@ -55,6 +55,11 @@ class AnswerWidget(Vertical):
         self.variant = variant
         self.lang = lang
 
+    def on_key(self) -> None:
+        # A question opens at its prompt, so on a short terminal its answer may be out of view:
+        # a key reaching the answer (an arrow in a list) shows it, then acts as usual.
+        self.scroll_visible(animate=False)
+
     def response(self) -> Any | Invalid:
         raise NotImplementedError
 
@@ -80,7 +85,7 @@ class NumericAnswer(AnswerWidget):
     @on(Input.Changed, "#answer-input")
     def _preview(self, event: Input.Changed) -> None:
         preview = self.query_one("#preview", Static)
-        self.scroll_visible(animate=False)  # the question opens at its prompt: typing shows the field
+        self.scroll_visible(animate=False)  # the field takes typed keys itself: they never reach on_key
         if not event.value.strip():
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")

@@ -1,6 +1,9 @@
-"""At the smallest supported terminal, 80x24, nothing a learner needs is cut off: every footer key
-and the whole progress line show, on every screen and in both languages, and feedback opens at
-its verdict."""
+"""On a small terminal nothing a learner needs is cut off or out of view.
+
+At 80x24, every footer key and the whole progress line show, on every screen and in both
+languages. A question opens at its prompt's first line; feedback at its verdict, a hint and a
+model answer where they start; and the answer comes into view as soon as the learner uses it.
+"""
 
 from __future__ import annotations
 

@@ -101,18 +101,6 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
         assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
 
 
-async def test_typing_an_answer_brings_the_field_into_view():
-    app = make_app(start=Selection(key="causal-weights-3x3#1"), seed=3, lang="ja", bank=BANK)
-    async with app.run_test(size=(80, 16)) as pilot:  # too short for prompt and field at once
-        await pilot.pause()
-        body = app.screen.query_one("#question-body")
-        field = app.screen.query_one("#answer-input")
-        assert body.scroll_y == 0 and not body.region.contains_region(field.region)
-        await pilot.press("1")
-        await pilot.pause()
-        assert body.region.contains_region(field.region)
-
-
 async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric():
     app = make_app(start=Selection(key="explain-why-sqrt-dk"), seed=3, bank=BANK)
     async with app.run_test(size=SMALLEST) as pilot:
@@ -141,14 +129,21 @@ async def test_a_hint_comes_into_view_when_asked_for():
         assert body.contains_region(hint)
 
 
-@pytest.mark.parametrize(("key", "height"), [("diagnose-faulty-layer#2", 12), ("attention-pipeline-order#1", 8)])
-async def test_moving_through_a_list_answer_brings_it_into_view(key, height):
+@pytest.mark.parametrize(
+    ("key", "height", "press"),
+    [
+        ("causal-weights-3x3#1", 16, "1"),  # typed into the numeric field, which keeps its keys
+        ("diagnose-faulty-layer#2", 12, "down"),  # an arrow in a choice list
+        ("attention-pipeline-order#1", 8, "down"),  # an arrow in the order list
+    ],
+)
+async def test_using_the_answer_brings_it_into_view(key, height, press):
     app = make_app(start=Selection(key=key), seed=3, bank=BANK)
-    async with app.run_test(size=(80, height)) as pilot:  # too short for prompt and list at once
+    async with app.run_test(size=(80, height)) as pilot:  # too short for prompt and answer at once
         await pilot.pause()
         body = app.screen.query_one("#question-body")
         answer = app.screen.query_one(".answer")
         assert body.scroll_y == 0 and not body.region.overlaps(answer.region)
-        await pilot.press("down")
+        await pilot.press(press)
         await pilot.pause()
         assert body.region.overlaps(answer.region)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
+from textual.binding import ActiveBinding
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -75,21 +76,21 @@ class KeyFooter(Footer):
             self.compact = plan.compact
 
     def _plan(self, width: int) -> Plan:
-        shown = self._shown_keys()
-        return Plan(shown, *self._fit(shown, width))
+        active = self.screen.active_bindings  # computed once: it asks every node's check_action
+        shown = self._shown_keys(active)
+        return Plan(shown, *self._fit(shown, active.get(self.app.COMMAND_PALETTE_BINDING), width))
 
-    def _shown_keys(self) -> Shown:
+    def _shown_keys(self, active: dict[str, ActiveBinding]) -> Shown:
         """What the footer shows: one key per action (the first bound), as Textual's compose does."""
         keys: dict[str, tuple[str, str, bool, str]] = {}
-        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in keys:
                 keys[binding.action] = (self.app.get_key_display(binding), binding.description, enabled, tooltip)
         return tuple(keys.values())
 
-    def _fit(self, shown: Shown, width: int) -> tuple[bool, bool]:
+    def _fit(self, shown: Shown, palette: ActiveBinding | None, width: int) -> tuple[bool, bool]:
         """(compact, with the palette key): the roomiest layout that fits in `width` cells."""
         texts = [cell_len(display) + cell_len(description) for display, description, _, _ in shown]
-        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
         palette_width = (
             cell_len(self.app.get_key_display(palette.binding)) + cell_len(palette.binding.description) + ROOMY_PADDING
             if palette and self.app.ENABLE_COMMAND_PALETTE

@@ -11,6 +11,7 @@ from textual.widgets import Input, ListView, SelectionList, Static
 from textual.widgets._footer import FooterKey
 from textual.widgets._key_panel import BindingsTable
 
+from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.formatting import format_array_inline
 from quiz.grading import correct_options
@@ -177,10 +178,7 @@ async def test_feedback_on_attention_weights_has_a_heatmap():
     app = start("causal-weights-3x3#3")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
-        for _ in range(100):  # the worked solution follows the verdict by a frame or two
-            if app.screen.query(Heatmap):
-                break
-            await pilot.pause()
+        await settle(pilot)  # the worked solution follows the verdict by a frame or two
         heatmaps = app.screen.query(Heatmap)
         assert heatmaps
         assert any(np.allclose(h.weights, app.screen.session.variant.answer) for h in heatmaps)
@@ -191,10 +189,7 @@ async def test_under_no_color_the_screen_is_grey_and_the_heatmap_still_reads(mon
     app = start("causal-weights-3x3#3")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
-        for _ in range(100):
-            if app.screen.query(Heatmap):
-                break
-            await pilot.pause()
+        await settle(pilot)
         heatmap = app.screen.query(Heatmap).first()
         heatmap.scroll_visible(animate=False, top=True)
         await pilot.pause()

@@ -11,6 +11,7 @@ import re
 import pytest
 from textual.widgets import OptionList, Static
 
+from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.format.compile import texts_of
 from quiz.mathtext import latex_to_unicode
@@ -43,11 +44,7 @@ async def test_every_formula_is_on_screen(question_id, lang):
         if answer is not None:
             await pilot.press("f4")
         await pilot.press("f3")
-        for _ in range(100):  # the worked solution follows the verdict by a frame or two
-            if screen.query("#worked > *"):
-                break
-            await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)  # the worked solution follows the verdict by a frame or two
         shown = screen_text(screen)
         formulas = []
         for label, text in texts_of(variant.question):

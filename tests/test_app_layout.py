@@ -13,6 +13,7 @@ import pytest
 from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
+from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.session import Selection
 from quiz.ui.app import QuizApp, make_app
@@ -56,8 +57,7 @@ async def test_question_and_feedback_fit(key, lang):
         assert_footer_keys_whole(app)
         assert_progress_whole(app)
         await pilot.press("f3")  # give up: the feedback screen's keys
-        for _ in range(20):  # the worked solution follows the verdict by a frame or two
-            await pilot.pause()
+        await settle(pilot)  # the worked solution follows the verdict by a frame or two
         assert_footer_keys_whole(app)
         assert_progress_whole(app)
         # The feedback opens at the top of the view (or as high as it can scroll), not on its last line.
@@ -91,13 +91,11 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
     """Focus goes to the answer, but the view starts where reading does: the prompt's first line."""
     app = make_app(start=Selection(key=key), seed=3, lang="ja", bank=BANK)
     async with app.run_test(size=SMALLEST) as pilot:
-        for _ in range(5):
-            await pilot.pause()
+        await settle(pilot)
         body = app.screen.query_one("#question-body")
         assert body.scroll_y == 0 and app.screen.focused is not None
         await pilot.press("f3", "f5" if app.screen.session.variant.question.is_parametric else "f6")
-        for _ in range(5):
-            await pilot.pause()
+        await settle(pilot)
         assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
 
 
@@ -105,8 +103,7 @@ async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric(
     app = make_app(start=Selection(key="explain-why-sqrt-dk"), seed=3, bank=BANK)
     async with app.run_test(size=SMALLEST) as pilot:
         await pilot.press("f4")
-        for _ in range(5):
-            await pilot.pause()
+        await settle(pilot)
         body = app.screen.query_one("#question-body")
         model = app.screen.query_one("#model-answer").region
         rubric = app.screen.query_one("#rubric")
@@ -122,8 +119,7 @@ async def test_a_hint_comes_into_view_when_asked_for():
     async with app.run_test(size=SMALLEST) as pilot:
         await pilot.pause()
         await pilot.press("f2")
-        for _ in range(5):
-            await pilot.pause()
+        await settle(pilot)
         body = app.screen.query_one("#question-body").region
         hint = app.screen.query_one(".hint").region
         assert body.contains_region(hint)

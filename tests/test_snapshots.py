@@ -11,6 +11,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.session import Selection
 from quiz.ui.app import make_app
@@ -32,22 +33,6 @@ QUESTIONS = {
 
 def app_for(lang: str, key: str | None = None):
     return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=BANK)
-
-
-async def settle(pilot: Pilot) -> None:
-    """Wait until nothing more is mounted or laid out: what is shown stays the same over a pause."""
-
-    def layout() -> list[tuple[str, object]]:
-        return [(type(widget).__name__, widget.region) for widget in pilot.app.screen.walk_children()]
-
-    before = layout()
-    for _ in range(100):
-        await pilot.pause()
-        now = layout()
-        if now == before:
-            return
-        before = now
-    raise AssertionError("the screen kept changing")
 
 
 async def steady(pilot: Pilot) -> None:

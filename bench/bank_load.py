@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from quiz.bank import load_bank
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
 
 QUESTIONS = 10_000

@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 from quiz.bank import load_bank
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
 from quiz.grading import grade
-from quiz.selftest import self_test
+from quiz.authoring.selftest import self_test
 from quiz.variants import make_variant
 
 MATRIX_QUESTION = """\

@@ -18,7 +18,7 @@ def compile_yaml(tmp_path):
     from textwrap import dedent
 
     from quiz.bank import load_bank
-    from quiz.diagnostics import Report
+    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
 
     def compile_(text: str, name: str = "pack.yaml"):

@@ -13,9 +13,9 @@ from textual.widgets._key_panel import BindingsTable
 
 from pilot_waits import settle
 from quiz.bank import load_bank
-from quiz.formatting import format_array_inline
+from quiz.render.numbers import format_array_inline
 from quiz.grading import correct_options
-from quiz.session import Selection
+from quiz.practice.session import Selection
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen

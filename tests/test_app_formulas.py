@@ -14,8 +14,8 @@ from textual.widgets import OptionList, Static
 from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.format.compile import texts_of
-from quiz.mathtext import latex_to_unicode
-from quiz.session import Selection
+from quiz.render.mathtext import latex_to_unicode
+from quiz.practice.session import Selection
 from quiz.ui.app import make_app
 from quiz.ui.widgets.answers import ExplainAnswer
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from quiz.bank import load_bank
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
-from quiz.selftest import self_test
+from quiz.authoring.selftest import self_test
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "authoring.md"
 # Whole question files start with `id:` (or `- id:` for a list); other blocks are fragments.

@@ -5,7 +5,7 @@ from textwrap import dedent
 
 import pytest
 
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.convert import INVALID, Where
 from quiz.format.model import (
     ChoiceQuestion,
@@ -180,7 +180,7 @@ def test_every_problem_in_a_question_is_reported_at_once(tmp_path):
 
 def test_names_must_be_free(tmp_path):
     from quiz.bank import load_bank
-    from quiz.diagnostics import Report
+    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
 
     path = tmp_path / "names.yaml"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from quiz.mathtext import latex_to_unicode, make_markdown_parser, markdown_to_plain
+from quiz.render.mathtext import latex_to_unicode, make_markdown_parser, markdown_to_plain
 
 ROOT = Path(__file__).resolve().parent.parent
 MATHS_TOKENS = {"math_inline", "math_inline_double", "math_block", "math_block_label"}

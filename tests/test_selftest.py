@@ -1,6 +1,6 @@
 """Self-tests catch broken answer keys, misconceptions and templates before learners do."""
 
-from quiz.selftest import self_test
+from quiz.authoring.selftest import self_test
 
 PACK = """\
 - id: healthy

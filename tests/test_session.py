@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from quiz.bank import load_bank
-from quiz.session import PracticeSession, Selection, SessionError
+from quiz.practice.session import PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.variants import make_variant
-from quiz.worked import worked_tensors
+from quiz.variants.worked import worked_tensors
 
 BANK = load_bank()
 
@@ -95,7 +95,7 @@ def test_settings_round_trip_and_survive_a_damaged_file(tmp_path):
 
 
 def test_worked_tensors_show_a_trace_and_mark_weights():
-    from quiz.diagnostics import Report
+    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
 
     compiled = check_question(BANK.questions["causal-weights-3x3"], BANK.claims, Report())

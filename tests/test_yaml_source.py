@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.diagnostics import SourceError
+from quiz.format.diagnostics import SourceError
 from quiz.format.yaml_source import MAX_FILE_BYTES, QuotedStr, YamlList, YamlMap, read_yaml_file
 
 

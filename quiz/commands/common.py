@@ -8,11 +8,11 @@ import sys
 
 from quiz.bank import Bank, load_bank
 from quiz.commands import CommandError
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
-from quiz.session import Selection, SessionError, check_selection
+from quiz.practice.session import Selection, SessionError, check_selection
 from quiz.variants import Variant, VariantError, make_variant, parse_key
 
 EXIT_UNKNOWN_ID = 1

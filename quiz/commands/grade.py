@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.grading import grade
     from quiz.i18n import tr
-    from quiz.mathtext import markdown_to_plain
-    from quiz.present import answer_line, result_json
+    from quiz.render.mathtext import markdown_to_plain
+    from quiz.render.present import answer_line, result_json
     from quiz.responses import read_response
 
     if args.hints < 0:

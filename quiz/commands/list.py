@@ -18,8 +18,8 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 def run(args: argparse.Namespace) -> int:
     """Print one line per question: id, type, topic, difficulty, claims and the prompt's start."""
     from quiz.commands.common import check_or_fail, load
-    from quiz.present import prompt_preview
-    from quiz.session import Selection
+    from quiz.render.present import prompt_preview
+    from quiz.practice.session import Selection
 
     bank = load(args)
     selection = Selection(topic=args.topic, claim=args.claim)

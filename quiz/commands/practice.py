@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from quiz.i18n import LANGUAGES
 
 if TYPE_CHECKING:  # the session module loads numpy and the bank: only when the app starts
-    from quiz.session import Selection
+    from quiz.practice.session import Selection
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     which the app loads)."""
     from quiz.bank import bundled_claims
     from quiz.commands.common import check_or_fail
-    from quiz.diagnostics import Report
-    from quiz.session import Selection
+    from quiz.format.diagnostics import Report
+    from quiz.practice.session import Selection
 
     selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key)
     check_or_fail(bundled_claims(Report()), selection)

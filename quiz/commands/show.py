@@ -24,8 +24,8 @@ def run(args: argparse.Namespace) -> int:
     """Print the variant as text or JSON."""
     from quiz.commands.common import find_variant, load
     from quiz.i18n import tr
-    from quiz.mathtext import markdown_to_plain
-    from quiz.present import answer_line, how_to_answer, variant_json
+    from quiz.render.mathtext import markdown_to_plain
+    from quiz.render.present import answer_line, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
     if args.json:

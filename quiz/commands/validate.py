@@ -32,9 +32,9 @@ def run(args: argparse.Namespace) -> int:
     """Load, convert and check every question; exit 1 on errors (or warnings with --strict)."""
     # Imported here so `quiz --help` does not pay for numpy and the bank.
     from quiz.bank import load_bank
-    from quiz.diagnostics import Report
+    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
-    from quiz.selftest import self_test
+    from quiz.authoring.selftest import self_test
 
     bank = load_bank(args.paths or None, extra=args.bank)
     report = Report()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS, SizeMeter
-from quiz.formatting import format_value
+from quiz.render.numbers import format_value
 
 OPEN, CLOSE = "{{", "}}"
 

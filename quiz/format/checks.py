@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import Fault
-from quiz.diagnostics import Location, Report
+from quiz.format.diagnostics import Location, Report
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion, compile_question, texts_of
 from quiz.format.convert import did_you_mean

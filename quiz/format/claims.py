@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from quiz.diagnostics import Location, Report, SourceError
+from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.format.convert import INVALID, Where, converter_for, did_you_mean
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 

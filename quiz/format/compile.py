@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
-from quiz.diagnostics import Location, Report
+from quiz.format.diagnostics import Location, Report
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.model import ChoiceQuestion, Expr, Misconception, NumericQuestion, Param, Parametric, QuestionBase, Text
 

@@ -21,7 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
-from quiz.diagnostics import Location, Report
+from quiz.format.diagnostics import Location, Report
 from quiz.format.yaml_source import YamlList, YamlMap
 
 INVALID: Final = object()

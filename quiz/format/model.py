@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Final, Literal, Union
 
-from quiz.diagnostics import Location, Report
+from quiz.format.diagnostics import Location, Report
 from quiz.format.convert import INVALID, Tagged, Where, converter_for, describe
 from quiz.format.yaml_source import YamlList, YamlMap
 

@@ -15,7 +15,7 @@ from typing import Final
 
 import yaml
 
-from quiz.diagnostics import Location, SourceError
+from quiz.format.diagnostics import Location, SourceError
 
 try:  # libyaml's parser when PyYAML was built with it; the pure-Python one otherwise
     from yaml import CSafeLoader as _Loader

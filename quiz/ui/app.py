@@ -14,7 +14,7 @@ from textual.screen import Screen
 
 from quiz.bank import Bank, load_bank
 from quiz.i18n import LANGUAGES, tr
-from quiz.session import Attempt, PracticeSession, Selection, SessionError
+from quiz.practice.session import Attempt, PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
 from quiz.ui.screens.home import HomeScreen

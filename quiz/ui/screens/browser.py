@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Header, Select
 from quiz.bank import Bank
 from quiz.format.model import TYPE_NAMES
 from quiz.i18n import tr
-from quiz.present import prompt_preview
+from quiz.render.present import prompt_preview
 from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.footer import KeyFooter
 

@@ -18,8 +18,8 @@ from textual.widgets import Header, Static
 from quiz.answers import Invalid
 from quiz.format.model import NumericQuestion
 from quiz.i18n import tr
-from quiz.present import tolerance_rule
-from quiz.session import PracticeSession, SessionError
+from quiz.render.present import tolerance_rule
+from quiz.practice.session import PracticeSession, SessionError
 from quiz.ui.translate import TranslatedBindings
 from quiz.ui.widgets.answers import AnswerWidget, ExplainAnswer, answer_widget
 from quiz.ui.widgets.feedback import FeedbackView

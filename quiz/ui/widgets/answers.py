@@ -30,8 +30,8 @@ from quiz.format.model import (
     option_ids,
 )
 from quiz.i18n import tr
-from quiz.mathtext import markdown_to_plain
-from quiz.present import letter
+from quiz.render.mathtext import markdown_to_plain
+from quiz.render.present import letter
 from quiz.ui.translate import with_group_title
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants import Variant, display_order

@@ -12,15 +12,15 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from quiz.format.model import OrderQuestion
-from quiz.formatting import format_number, format_value
+from quiz.render.numbers import format_number, format_value
 from quiz.grading import Result, Verdict
 from quiz.i18n import tr
-from quiz.mathtext import markdown_to_plain
-from quiz.present import answer_line, order_marks
+from quiz.render.mathtext import markdown_to_plain
+from quiz.render.present import answer_line, order_marks
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants import Variant
-from quiz.worked import worked_tensors
+from quiz.variants.worked import worked_tensors
 
 
 def marked_answer(response: Any, marks: np.ndarray) -> str:

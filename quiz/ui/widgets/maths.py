@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Markdown
 
-from quiz.mathtext import make_markdown_parser
+from quiz.render.mathtext import make_markdown_parser
 
 
 class MathMarkdown(Markdown):

@@ -6,9 +6,9 @@ them) closely enough to know where parentheses are needed; `layout` then writes 
 
 import unicodedata
 
-from quiz.mathtext import symbols
-from quiz.mathtext.latex_tokens import LatexToken, tokenize
-from quiz.mathtext.layout import (
+from quiz.render.mathtext import symbols
+from quiz.render.mathtext.latex_tokens import LatexToken, tokenize
+from quiz.render.mathtext.layout import (
     ATOM,
     BIG,
     BLANK,
@@ -25,7 +25,7 @@ from quiz.mathtext.layout import (
     script,
     tidy,
 )
-from quiz.mathtext.scripts import to_subscript, to_superscript
+from quiz.render.mathtext.scripts import to_subscript, to_superscript
 
 _MAX_NESTING = 50  # far deeper than any formula; deeper input is shown flat instead
 

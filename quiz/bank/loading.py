@@ -10,30 +10,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 from quiz import locations
-from quiz.diagnostics import Location, Report, SourceError
+from quiz.format.diagnostics import Location, Report, SourceError
+from quiz.bank.bank import Bank
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
 from quiz.format.convert import INVALID, Where
 from quiz.format.model import QuestionBase, convert_question
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 
 YAML_SUFFIXES = (".yaml", ".yml")
-
-
-@dataclass
-class Bank:
-    """Questions by id in load order, the claims they cite, and what went wrong while loading."""
-
-    questions: dict[str, QuestionBase] = field(default_factory=dict)
-    claims: Claims = field(default_factory=Claims)
-    report: Report = field(default_factory=Report)
-    files: list[Path] = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.questions)
 
 
 def default_sources() -> list[Path]:

@@ -10,7 +10,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from quiz.mathtext.latex import latex_to_unicode
+from quiz.render.mathtext.latex import latex_to_unicode
 
 _INLINE_MATHS = frozenset({"math_inline", "math_inline_double"})
 _BLOCK_MATHS = frozenset({"math_block", "math_block_label"})

@@ -19,10 +19,10 @@ from quiz.format.model import (
     TrueFalseQuestion,
     option_ids,
 )
-from quiz.formatting import format_array_inline, format_number
+from quiz.render.numbers import format_array_inline, format_number
 from quiz.grading import Result, correct_options
 from quiz.i18n import tr
-from quiz.mathtext import markdown_to_plain
+from quiz.render.mathtext import markdown_to_plain
 from quiz.variants import Variant, display_order
 
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}")

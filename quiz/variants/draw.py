@@ -1,18 +1,9 @@
-"""Variants: one question's parameters drawn for one seed, and everything computed from them.
-
-The same question id and seed give the same variant on every machine with the pinned numpy:
-the generator's seed is a SHA-256 of `id#seed`, never Python's randomised `hash()`. A variant
-keeps its drawn inputs as plain JSON-ready values, so history can store them and rebuild the
-variant later without drawing again (and without depending on the generator never changing).
-"""
+"""Drawing a variant's parameters for a seed and computing its values, answer and misconceptions."""
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 import numpy as np
@@ -20,71 +11,13 @@ import numpy as np
 from engine import Fault
 from quiz.expressions import ExpressionError
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
-from quiz.format.model import ChoiceQuestion, NumericQuestion, Text, option_ids
+from quiz.format.model import ChoiceQuestion, NumericQuestion, option_ids
+from quiz.variants.keys import generator_seed
+from quiz.variants.variant import Variant, VariantError
 
 MAX_DRAWS: Final = 100
 """How many draws constraints may reject before the question is declared broken."""
-KEY_PATTERN: Final = re.compile(r"(?P<id>[a-z0-9][a-z0-9_-]*)(?:#(?P<seed>[0-9]{1,18}))?")
 ANSWER_RANK: Final = {"number": 0, "vector": 1, "matrix": 2}
-
-
-class VariantError(Exception):
-    """A variant could not be made: a broken expression, or constraints no draw satisfies."""
-
-    def __init__(self, question_id: str, message: str) -> None:
-        super().__init__(f"{question_id}: {message}")
-        self.question_id = question_id
-        self.message = message
-
-
-def generator_seed(question_id: str, seed: int) -> int:
-    """A stable 64-bit seed for numpy's generator from the question id and the variant seed."""
-    digest = hashlib.sha256(f"{question_id}#{seed}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
-
-
-def parse_key(key: str) -> tuple[str, int | None]:
-    """Split `softmax-jacobian-entry#4711` into id and seed (None when no seed is given)."""
-    match = KEY_PATTERN.fullmatch(key.strip())
-    if match is None:
-        raise ValueError(f"not a question id or variant key: {key!r}")
-    seed = match.group("seed")
-    return match.group("id"), None if seed is None else int(seed)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """A question with its parameters drawn: inputs, computed values and the answer key."""
-
-    compiled: CompiledQuestion
-    seed: int
-    inputs: dict[str, Any]
-    """The drawn parameters as JSON-ready values (numbers, strings, nested lists)."""
-    values: dict[str, Any] = field(repr=False)
-    """Every name the question's expressions see: parameters and derived values."""
-    answer: Any = None
-    """The answer key: a float or float64 array (numeric), an option id (choice)."""
-    misconceptions: dict[str, Any] = field(default_factory=dict, repr=False)
-    """Each misconception's value for this variant, by name."""
-
-    @property
-    def question(self):  # noqa: ANN201 - the concrete question class varies
-        return self.compiled.question
-
-    @property
-    def key(self) -> str:
-        """A short printable key that reproduces this variant: `id#seed`, or `id` when fixed."""
-        return f"{self.question.id}#{self.seed}" if self.question.is_parametric else self.question.id
-
-    def text(self, text: Text | None, lang: str) -> str:
-        """A text of the question in `lang`, with its `{{ expr }}` values filled in."""
-        if text is None:
-            return ""
-        source = text.get(lang)
-        try:
-            return self.compiled.template(source).render(self.values)
-        except ExpressionError as exc:
-            raise VariantError(self.question.id, f"a text could not be filled in: {exc.message}") from None
 
 
 def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
@@ -220,15 +153,3 @@ def _numeric(compiled: CompiledQuestion, value: Any, what: str) -> float | np.nd
         return float(array)
     array.setflags(write=False)
     return array
-
-
-def display_order(variant: Variant, count: int) -> list[int]:
-    """The order `count` items (order-question steps) are shown in: shuffled, never already right.
-
-    Seeded from the variant's key, so the screen, `quiz show` and `quiz grade` agree.
-    """
-    rng = np.random.default_rng([generator_seed(variant.question.id, variant.seed), 1])
-    order = [int(i) for i in rng.permutation(count)]
-    if count > 1 and order == sorted(order):
-        order = order[1:] + order[:1]
-    return order

@@ -5,7 +5,7 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from quiz.mathtext.markdown import make_markdown_parser
+from quiz.render.mathtext.markdown import make_markdown_parser
 
 
 def markdown_to_plain(markdown: str) -> str:

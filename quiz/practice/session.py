@@ -14,14 +14,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from quiz.bank import Bank
-from quiz.diagnostics import Report
+from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.model import QuestionBase, Text
 from quiz.grading import Result, give_up, grade
 from quiz.i18n import DEFAULT_LANGUAGE, tr
-from quiz.present import json_ready
+from quiz.render.present import json_ready
 from quiz.variants import Variant, VariantError, make_variant, parse_key
 
 MAX_SEED = 10**6

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
@@ -27,78 +25,12 @@ from quiz.format.model import (
     NumericQuestion,
     OrderQuestion,
     Text,
-    Tolerance,
     TrueFalseQuestion,
     option_ids,
 )
+from quiz.grading.result import Result, Verdict, finish
+from quiz.grading.tolerance import within
 from quiz.variants import Variant
-
-# Floating-point slack on the tolerance, so an answer exactly on the boundary (0.13 for a key of
-# 0.125 with two decimals) is not failed by the last bit of binary rounding.
-_SLACK: Final = 1e-9
-
-
-class Verdict(StrEnum):
-    CORRECT = "correct"
-    PARTIAL = "partial"
-    INCORRECT = "incorrect"
-    REVEALED = "revealed"
-
-
-@dataclass(frozen=True)
-class Result:
-    """What grading one response gives."""
-
-    score: float
-    """The final score in [0, 1], after the hint penalty."""
-    verdict: Verdict
-    raw_score: float
-    """The score before the hint penalty."""
-    hints_used: int = 0
-    penalty: float = 0.0
-    """The share of the raw score the hints cost."""
-    marks: np.ndarray | None = None
-    """For vectors and matrices: True where an element is within tolerance."""
-    misconception: str | None = None
-    feedback: tuple[Text, ...] = ()
-    """Feedback to show: the matched misconception's, or that of each option picked."""
-    answer: Any = None
-    """The answer key, as the variant holds it."""
-    details: dict[str, Any] = field(default_factory=dict)
-    """Type-specific figures (the longest ordered run, right and wrong picks, ...)."""
-
-
-def within(value: Any, key: Any, tolerance: Tolerance) -> np.ndarray:
-    """Element-wise: is |value − key| ≤ atol + rtol·|key|? (widened by decimals/sigfigs)."""
-    value = np.asarray(value, dtype=np.float64)
-    key = np.asarray(key, dtype=np.float64)
-    allowed = tolerance.effective_atol + tolerance.effective_rtol * np.abs(key)
-    with np.errstate(invalid="ignore"):
-        return np.abs(value - key) <= allowed * (1 + _SLACK)
-
-
-def allowed_error(key: Any, tolerance: Tolerance) -> np.ndarray:
-    """The largest error accepted for each element of `key`."""
-    return tolerance.effective_atol + tolerance.effective_rtol * np.abs(np.asarray(key, dtype=np.float64))
-
-
-def _verdict(score: float) -> Verdict:
-    if score >= 1.0:
-        return Verdict.CORRECT
-    return Verdict.PARTIAL if score > 0 else Verdict.INCORRECT
-
-
-def _finish(question: Any, raw: float, hints_used: int, **extra: Any) -> Result:
-    multiplier = max(0.0, 1.0 - question.hint_penalty * hints_used)
-    score = raw * multiplier
-    return Result(
-        score=score,
-        verdict=_verdict(raw),  # a right answer stays "correct" even when hints cost points
-        raw_score=raw,
-        hints_used=hints_used,
-        penalty=1.0 - multiplier,
-        **extra,
-    )
 
 
 def grade(variant: Variant, response: Any, hints_used: int = 0) -> Result:
@@ -114,7 +46,7 @@ def grade(variant: Variant, response: Any, hints_used: int = 0) -> Result:
         return grade_order(variant, response, hints_used)
     if isinstance(question, TrueFalseQuestion):
         raw = 1.0 if bool(response) == question.answer else 0.0
-        return _finish(question, raw, hints_used, answer=question.answer)
+        return finish(question, raw, hints_used, answer=question.answer)
     if isinstance(question, ExplainQuestion):
         return grade_explain(variant, response, hints_used)
     raise TypeError(f"no grader for {type(question).__name__}")
@@ -126,10 +58,10 @@ def grade_numeric(variant: Variant, value: float | np.ndarray, hints_used: int =
     marks = within(value, variant.answer, question.tolerance)
     element_marks = marks if marks.ndim else None
     if marks.all():
-        return _finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
+        return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
     for misconception in question.misconceptions:
         if within(value, variant.misconceptions[misconception.name], question.tolerance).all():
-            return _finish(
+            return finish(
                 question,
                 misconception.credit,
                 hints_used,
@@ -138,7 +70,7 @@ def grade_numeric(variant: Variant, value: float | np.ndarray, hints_used: int =
                 feedback=(misconception.feedback,),
                 answer=variant.answer,
             )
-    return _finish(question, 0.0, hints_used, marks=element_marks, answer=variant.answer)
+    return finish(question, 0.0, hints_used, marks=element_marks, answer=variant.answer)
 
 
 def correct_options(variant: Variant) -> list[str]:
@@ -159,7 +91,7 @@ def grade_choice(variant: Variant, picked: str, hints_used: int = 0) -> Result:
     """One option id against the right one."""
     [right] = correct_options(variant)
     raw = 1.0 if picked == right else 0.0
-    return _finish(variant.question, raw, hints_used, feedback=_option_feedback(variant, {picked}), answer=right)
+    return finish(variant.question, raw, hints_used, feedback=_option_feedback(variant, {picked}), answer=right)
 
 
 def grade_multi(variant: Variant, picked: Collection[str], hints_used: int = 0) -> Result:
@@ -168,7 +100,7 @@ def grade_multi(variant: Variant, picked: Collection[str], hints_used: int = 0) 
     chosen = set(picked)
     hits, misses = len(chosen & right), len(chosen - right)
     raw = max(0.0, (hits - misses) / len(right))
-    return _finish(
+    return finish(
         variant.question,
         raw,
         hints_used,
@@ -196,7 +128,7 @@ def grade_order(variant: Variant, order: Sequence[int], hints_used: int = 0) -> 
     if sorted(order) != list(range(count)):
         raise ValueError(f"an order must list each of the {count} items once, got {list(order)}")
     run = longest_ordered_run(order)
-    return _finish(variant.question, run / count, hints_used, answer=list(range(count)), details={"ordered_run": run})
+    return finish(variant.question, run / count, hints_used, answer=list(range(count)), details={"ordered_run": run})
 
 
 def grade_explain(variant: Variant, ticked: Collection[int], hints_used: int = 0) -> Result:
@@ -205,7 +137,7 @@ def grade_explain(variant: Variant, ticked: Collection[int], hints_used: int = 0
     points = set(ticked)
     if not points <= set(range(count)):
         raise ValueError(f"rubric points are numbered 0 to {count - 1}, got {sorted(points)}")
-    return _finish(variant.question, len(points) / count, hints_used, details={"ticked": sorted(points)})
+    return finish(variant.question, len(points) / count, hints_used, details={"ticked": sorted(points)})
 
 
 def give_up(variant: Variant, hints_used: int = 0) -> Result:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from quiz.mathtext.scripts import to_subscript, to_superscript
+from quiz.render.mathtext.scripts import to_subscript, to_superscript
 
 # Kinds of rendered piece.
 ATOM = "atom"  # one quantity: x, 42, dₖ, √x, ∞

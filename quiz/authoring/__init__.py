@@ -1,0 +1,1 @@
+"""Tools for question authors: self-tests of answer keys."""

@@ -20,9 +20,9 @@ from pathlib import Path
 from quiz.bank import load_bank
 from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
-from quiz.grading import grade
+from quiz.grading.grade import grade
 from quiz.authoring.selftest import self_test
-from quiz.variants import make_variant
+from quiz.variants.draw import make_variant
 
 MATRIX_QUESTION = """\
 id: bench-causal-4x4

@@ -14,13 +14,14 @@ from textual.widgets._key_panel import BindingsTable
 from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.render.numbers import format_array_inline
-from quiz.grading import correct_options
+from quiz.types.options import correct_options
 from quiz.practice.session import Selection
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.settings import SettingsScreen
-from quiz.ui.widgets.answers import OrderAnswer, SingleChoice
+from quiz.ui.answers.base import SingleChoice
+from quiz.ui.answers.order import OrderAnswer
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.heatmap import Heatmap

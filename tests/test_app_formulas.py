@@ -17,7 +17,7 @@ from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
 from quiz.practice.session import Selection
 from quiz.ui.app import make_app
-from quiz.ui.widgets.answers import ExplainAnswer
+from quiz.ui.answers.explain import ExplainAnswer
 
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
 BANK = load_bank()

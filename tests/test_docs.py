@@ -9,6 +9,7 @@ from quiz.bank import load_bank
 from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
 from quiz.authoring.selftest import self_test
+from quiz.types.registry import TYPE_NAMES
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "authoring.md"
 # Whole question files start with `id:` (or `- id:` for a list); other blocks are fragments.
@@ -17,7 +18,7 @@ EXAMPLES = re.findall(r"```yaml\n((?:- )?id:.*?)```", GUIDE.read_text(encoding="
 
 def test_the_guide_has_an_example_of_every_type():
     text = "\n".join(EXAMPLES)
-    for kind in ("number", "vector", "matrix", "choice", "multi", "order", "truefalse", "explain"):
+    for kind in TYPE_NAMES:
         assert re.search(rf"^\s*-? ?type: {kind}$", text, flags=re.M), kind
 
 

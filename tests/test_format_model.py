@@ -7,15 +7,11 @@ import pytest
 
 from quiz.format.diagnostics import Report
 from quiz.format.convert import INVALID, Where
-from quiz.format.model import (
-    ChoiceQuestion,
-    NumberQuestion,
-    Text,
-    Tolerance,
-    TrueFalseQuestion,
-    convert_question,
-    option_ids,
-)
+from quiz.format.model import Text, Tolerance, option_ids
+from quiz.types.choice import ChoiceQuestion
+from quiz.types.number import NumberQuestion
+from quiz.types.registry import convert_question
+from quiz.types.truefalse import TrueFalseQuestion
 from quiz.format.yaml_source import read_yaml_file
 
 BASE = """\

@@ -4,8 +4,11 @@ import numpy as np
 import pytest
 
 from quiz.format.model import Tolerance
-from quiz.grading import Verdict, give_up, grade, longest_ordered_run, within
-from quiz.variants import make_variant
+from quiz.grading.grade import give_up, grade
+from quiz.grading.result import Verdict
+from quiz.grading.tolerance import within
+from quiz.types.order import longest_ordered_run
+from quiz.variants.draw import make_variant
 
 PACK = """\
 - id: p1

@@ -22,8 +22,9 @@ from textual.widgets import (
 )
 from textual.widgets._select import SelectOverlay
 
-import quiz.ui.widgets.answers
 from quiz.i18n import LANGUAGES, catalogue
+from quiz.ui.answers.registry import WIDGETS
+from quiz.ui.answers.base import SingleChoice
 from quiz.ui.translate import interface_text
 
 TEXTUAL = "textual."  # Textual's own English texts, by their English: only other languages list them
@@ -43,7 +44,7 @@ def test_every_language_has_every_key_with_the_same_placeholders():
 
 
 def test_every_key_description_of_the_widgets_we_use_has_a_japanese_text():
-    ours = [cls for cls in vars(quiz.ui.widgets.answers).values() if isinstance(cls, type) and hasattr(cls, "_merged_bindings")]
+    ours = [*WIDGETS.values(), SingleChoice]
     textual = [App, Screen, ModalScreen, Input, OptionList, ListView, SelectionList, Checkbox, DataTable, Select, SelectOverlay]
     textual += [RadioSet, RadioButton, VerticalScroll, ScrollableContainer, Markdown]
     descriptions = {

@@ -9,7 +9,7 @@ import pytest
 from quiz.bank import load_bank
 from quiz.practice.session import PracticeSession, Selection, SessionError
 from quiz.settings import Settings, load_settings, save_settings
-from quiz.variants import make_variant
+from quiz.variants.draw import make_variant
 from quiz.variants.worked import worked_tensors
 
 BANK = load_bank()

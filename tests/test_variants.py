@@ -3,7 +3,10 @@
 import numpy as np
 import pytest
 
-from quiz.variants import VariantError, display_order, generator_seed, make_variant, parse_key, rebuild_variant
+from quiz.variants.draw import make_variant, rebuild_variant
+from quiz.variants.keys import generator_seed, parse_key
+from quiz.variants.shuffle import display_order
+from quiz.variants.variant import VariantError
 
 PACK = """\
 - id: drawn

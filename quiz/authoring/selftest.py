@@ -1,9 +1,9 @@
 """Self-testing questions: every answer key must grade as correct for many seeds.
 
-For each seed of a parametric question (fixed questions once): the variant can be made; its
-answer is finite and grades 1.0; the answer moved by 1.1× the allowed error, up or down, does
-not; each misconception is finite, differs from the key beyond tolerance and grades as itself;
-every text renders in every language with no placeholder left; and at least half the seeds
+For each seed of a parametric question (fixed questions once): the variant can be made; every
+text renders in every language with no placeholder left; the type's own checks pass (numeric
+types: the key is finite and grades 1.0, the key moved by 1.1× the allowed error does not, each
+misconception is finite, differs from the key and grades as itself); and at least half the seeds
 give distinct variants. A wrong answer key is the worst bug this product can have.
 """
 
@@ -13,16 +13,13 @@ import json
 from collections.abc import Iterator
 from typing import Final
 
-import numpy as np
-
 from quiz.format.compile import CompiledQuestion, texts_of
-from quiz.format.model import LANGUAGES, NumericQuestion
-from quiz.grading import Verdict, allowed_error, grade_numeric, within
-from quiz.variants import Variant, VariantError, make_variant
+from quiz.i18n import LANGUAGES
+from quiz.types.registry import type_of
+from quiz.variants.draw import make_variant
+from quiz.variants.variant import Variant, VariantError
 
 DEFAULT_SEEDS: Final = 20
-OUTSIDE: Final = 1.1
-"""How far outside the tolerance a near-miss is placed, as a multiple of the allowed error."""
 
 
 def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[str]:
@@ -46,8 +43,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[st
 
 def _check_variant(variant: Variant) -> Iterator[str]:
     yield from _check_texts(variant)
-    if isinstance(variant.question, NumericQuestion):
-        yield from _check_numeric(variant)
+    yield from type_of(variant.question).self_test(variant)
 
 
 def _check_texts(variant: Variant) -> Iterator[str]:
@@ -61,33 +57,3 @@ def _check_texts(variant: Variant) -> Iterator[str]:
             # Only an opening `{{` marks a placeholder: `}}` is ordinary LaTeX (`\frac{1}{\sqrt{d_k}}`).
             if "{{" in rendered:
                 yield f"{label} ({lang}): a placeholder is left unresolved: {rendered!r}"
-
-
-def _check_numeric(variant: Variant) -> Iterator[str]:
-    question = variant.question
-    key = np.asarray(variant.answer, dtype=np.float64)
-    if not np.isfinite(key).all():
-        yield f"the answer is not finite: {variant.answer!r}"
-        return
-    if grade_numeric(variant, variant.answer).score != 1.0:
-        yield "the answer key does not grade as correct"
-    error = allowed_error(key, question.tolerance)
-    for sign, side in ((1, "above"), (-1, "below")):
-        near_miss = key + sign * OUTSIDE * error
-        if grade_numeric(variant, near_miss).verdict is Verdict.CORRECT:
-            yield f"an answer 1.1x the tolerance {side} the key still grades as correct"
-    for misconception in question.misconceptions:
-        value = np.asarray(variant.misconceptions[misconception.name], dtype=np.float64)
-        name = misconception.name
-        if value.shape != key.shape:
-            yield f"misconception {name} has shape {value.shape}, the answer {key.shape}"
-            continue
-        if not np.isfinite(value).all():
-            yield f"misconception {name} is not finite"
-            continue
-        if within(value, key, question.tolerance).all():
-            yield f"misconception {name} equals the answer within tolerance; add a constraint that separates them"
-            continue
-        result = grade_numeric(variant, value)
-        if result.misconception != name:
-            yield f"misconception {name}'s own value grades as {result.misconception or 'no misconception'}"

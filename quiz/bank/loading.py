@@ -18,7 +18,8 @@ from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.bank.bank import Bank
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
 from quiz.format.convert import INVALID, Where
-from quiz.format.model import QuestionBase, convert_question
+from quiz.format.model import QuestionBase
+from quiz.types.registry import convert_question
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 
 YAML_SUFFIXES = (".yaml", ".yml")

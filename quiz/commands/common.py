@@ -13,7 +13,9 @@ from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.practice.session import Selection, SessionError, check_selection
-from quiz.variants import Variant, VariantError, make_variant, parse_key
+from quiz.variants.draw import make_variant
+from quiz.variants.keys import parse_key
+from quiz.variants.variant import Variant, VariantError
 
 EXIT_UNKNOWN_ID = 1
 

@@ -33,16 +33,16 @@ def run(args: argparse.Namespace) -> int:
     from quiz.answers import Invalid
     from quiz.commands import CommandError
     from quiz.commands.common import find_variant, load
-    from quiz.grading import grade
+    from quiz.grading.grade import grade
     from quiz.i18n import tr
     from quiz.render.mathtext import markdown_to_plain
     from quiz.render.present import answer_line, result_json
-    from quiz.responses import read_response
+    from quiz.types.registry import type_of
 
     if args.hints < 0:
         raise CommandError("--hints cannot be negative", 2)
     variant = find_variant(load(args), args.id, args.seed)
-    response = read_response(variant, args.answer)
+    response = type_of(variant.question).read(variant, args.answer)
     if isinstance(response, Invalid):
         message = response.message(args.lang)
         if args.json:

@@ -20,7 +20,8 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 def run(args: argparse.Namespace) -> int:
     """Print the schema generated from the question model."""
     from quiz.format.schema import question_file_schema
+    from quiz.types.registry import Question
 
-    json.dump(question_file_schema(), sys.stdout, ensure_ascii=False, indent=2)
+    json.dump(question_file_schema(Question), sys.stdout, ensure_ascii=False, indent=2)
     print()
     return 0

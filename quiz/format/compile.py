@@ -15,7 +15,7 @@ from pathlib import Path
 
 from quiz.format.diagnostics import Location, Report
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
-from quiz.format.model import ChoiceQuestion, Expr, Misconception, NumericQuestion, Param, Parametric, QuestionBase, Text
+from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 
 ANSWER_NAME = "answer"
 
@@ -119,15 +119,14 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
             compiled = c.expression(expr, names, f"constraints[{i}]")
             if compiled is not None:
                 constraints.append(compiled)
-    answer = None
-    if isinstance(question, NumericQuestion | ChoiceQuestion) and question.answer is not None:
-        answer = c.expression(question.answer, names, "answer")
+    # Types whose key the engine computes have an `answer` expression and may name misconceptions.
+    answer_expr = getattr(question, "answer", None)
+    answer = c.expression(answer_expr, names, "answer") if isinstance(answer_expr, Expr) else None
     misconceptions: list[tuple[Misconception, Expression]] = []
-    if isinstance(question, NumericQuestion):
-        for m in question.misconceptions:
-            compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
-            if compiled is not None:
-                misconceptions.append((m, compiled))
+    for m in getattr(question, "misconceptions", ()):
+        compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
+        if compiled is not None:
+            misconceptions.append((m, compiled))
     if answer is not None:
         names.append(ANSWER_NAME)  # texts may show the variant's answer key: {{ answer }}
     templates: dict[str, Template] = {}

@@ -1,21 +1,22 @@
-"""The question model: what an author may write in a question file, field by field.
+"""The question model's building blocks: the fields every question has and the parts types share.
 
-The loader converts YAML into these classes (see `convert.py`) and the JSON Schema for
-editors is generated from them (see `schema.py`), so this module is the single description of
-the format. `docs/authoring.md` explains it for authors, with an example of every type.
+Each question type's own model lives in its module under `quiz/types/`, built from these. The
+loader converts YAML into them (see `convert.py`) and the JSON Schema for editors is generated
+from them (see `schema.py`), so the model is the single description of the format.
+`docs/authoring.md` explains it for authors, with an example of every type.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Final, Literal, Union
+from typing import Any, ClassVar, Final
 
 from quiz.format.diagnostics import Location, Report
-from quiz.format.convert import INVALID, Tagged, Where, converter_for, describe
+from quiz.format.convert import INVALID, Where, describe
 from quiz.format.yaml_source import YamlList, YamlMap
+from quiz.i18n import LANGUAGES
 
-LANGUAGES: Final = ("en", "ja")
 ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
 HINT_PENALTY: Final = 0.25
 """Default share of the score each hint used costs."""
@@ -147,7 +148,7 @@ class Scalar:
         return {"type": ["number", "string"]}
 
 
-def _error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> bool:
+def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> bool:
     """Report `message` at `key` of `raw` (or at the mapping itself) and return False."""
     mark = raw.marks.get(key, raw.mark)
     report.error(Location(where.path, *mark), message)
@@ -172,13 +173,13 @@ class Tolerance:
     def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
         ok = True
         if not self.atol > 0:
-            ok = _error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
+            ok = error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
         if self.rtol < 0:
-            ok = _error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
+            ok = error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
         if self.decimals is not None and not 0 <= self.decimals <= 12:
-            ok = _error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
+            ok = error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
         if self.sigfigs is not None and not 1 <= self.sigfigs <= 15:
-            ok = _error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
+            ok = error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
         return ok
 
     @property
@@ -221,19 +222,19 @@ class Param:
         given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
         if len(given) != 1:
             found = ", ".join(given) if given else "none"
-            return _error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+            return error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
         kind = given[0]
         values = getattr(self, kind)
         if kind in ("integer", "decimal") and len(values) != 2:
-            return _error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
+            return error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
         if kind == "normal" and len(values) > 4:
-            return _error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
+            return error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
         if kind in ("choice", "fault") and not values:
-            return _error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
+            return error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
         if kind == "decimal" and not self.step > 0:
-            return _error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
+            return error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
         if not 0 <= self.decimals <= 6:
-            return _error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
+            return error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
         return True
 
     @classmethod
@@ -253,9 +254,9 @@ class Misconception:
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
         if not ID_PATTERN.fullmatch(self.name):
-            return _error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
+            return error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
         if not 0 <= self.credit < 1:
-            return _error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
+            return error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
         return True
 
 
@@ -291,13 +292,13 @@ class QuestionBase:
     def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
         ok = True
         if not ID_PATTERN.fullmatch(self.id):
-            ok = _error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
+            ok = error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
         if not 1 <= self.difficulty <= 3:
-            ok = _error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
+            ok = error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
         if not 10 <= self.time <= 3600:
-            ok = _error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
+            ok = error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
         if not 0 <= self.hint_penalty <= 1:
-            ok = _error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
+            ok = error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
         typed = self.check_type(where, raw, report)  # run both: report every problem at once
         return ok and typed
 
@@ -319,140 +320,6 @@ class Parametric:
     derived: dict[str, Expr] = field(default_factory=dict, metadata=doc("Values computed from the parameters, in order."))
 
 
-@dataclass(frozen=True, kw_only=True)
-class NumericQuestion(Parametric, QuestionBase):
-    """A question answered with a number, a vector or a matrix."""
-
-    answer: Expr = field(metadata=doc("The correct answer: an expression the engine evaluates, or a literal."))
-    tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
-    misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        names = [m.name for m in self.misconceptions]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            return _error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
-        return True
-
-
-@dataclass(frozen=True, kw_only=True)
-class NumberQuestion(NumericQuestion):
-    type: Literal["number"] = "number"
-
-
-@dataclass(frozen=True, kw_only=True)
-class VectorQuestion(NumericQuestion):
-    type: Literal["vector"] = "vector"
-
-
-@dataclass(frozen=True, kw_only=True)
-class MatrixQuestion(NumericQuestion):
-    type: Literal["matrix"] = "matrix"
-
-
 def option_ids(options: tuple[Option, ...]) -> list[str]:
     """Each option's id: its own, or its letter by position (a, b, c, ...)."""
     return [o.id or chr(ord("a") + i) for i, o in enumerate(options)]
-
-
-def _check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], least: int) -> bool:
-    if len(options) < least:
-        return _error_at(where, raw, "options", f"give at least {least} options", report)
-    if len(options) > 26:
-        return _error_at(where, raw, "options", "give at most 26 options", report)
-    ids = option_ids(options)
-    for i in ids:
-        if not ID_PATTERN.fullmatch(i):
-            return _error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    if duplicates:
-        return _error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
-    return True
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChoiceQuestion(Parametric, QuestionBase):
-    """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
-
-    type: Literal["choice"] = "choice"
-    options: tuple[Option, ...] = field(metadata=doc("The options, shown in order."))
-    answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not _check_options(where, raw, report, self.options, 2):
-            return False
-        marked = sum(o.correct for o in self.options)
-        if self.answer is None and marked != 1:
-            return _error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
-        if self.answer is not None and marked:
-            return _error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
-        return True
-
-
-@dataclass(frozen=True, kw_only=True)
-class MultiQuestion(QuestionBase):
-    """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
-
-    type: Literal["multi"] = "multi"
-    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not _check_options(where, raw, report, self.options, 2):
-            return False
-        if not any(o.correct for o in self.options):
-            return _error_at(where, raw, "options", "mark at least one option `correct: true`", report)
-        return True
-
-
-@dataclass(frozen=True, kw_only=True)
-class OrderQuestion(QuestionBase):
-    """Put the steps in order; score the longest run in the right relative order over the count."""
-
-    type: Literal["order"] = "order"
-    items: tuple[Text, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown)."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not 2 <= len(self.items) <= 12:
-            return _error_at(where, raw, "items", "give between 2 and 12 items", report)
-        return True
-
-
-@dataclass(frozen=True, kw_only=True)
-class TrueFalseQuestion(QuestionBase):
-    """Is the statement in the prompt true?"""
-
-    type: Literal["truefalse"] = "truefalse"
-    answer: bool = field(metadata=doc("true or false."))
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExplainQuestion(QuestionBase):
-    """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
-
-    type: Literal["explain"] = "explain"
-    model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
-    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not self.rubric:
-            return _error_at(where, raw, "rubric", "give at least one rubric point", report)
-        return True
-
-
-QUESTION_TYPES: Final = (
-    NumberQuestion,
-    VectorQuestion,
-    MatrixQuestion,
-    ChoiceQuestion,
-    MultiQuestion,
-    OrderQuestion,
-    TrueFalseQuestion,
-    ExplainQuestion,
-)
-TYPE_NAMES: Final = tuple(Tagged("type").variants(QUESTION_TYPES))
-"""The question types' names, in the order of QUESTION_TYPES."""
-
-Question = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
-"""Any question, told apart by its `type` field."""
-
-convert_question = converter_for(Question)

@@ -9,7 +9,6 @@ import typing
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from quiz.format.convert import Tagged, is_required, yaml_fields
-from quiz.format.model import Question
 
 SCHEMA_ID = "https://attention-quiz.invalid/schema/question-file.json"
 _SCALARS: dict[Any, dict[str, Any]] = {
@@ -20,10 +19,10 @@ _SCALARS: dict[Any, dict[str, Any]] = {
 }
 
 
-def question_file_schema() -> dict[str, Any]:
-    """A JSON Schema (2020-12) for one question file: a question, or a list of questions."""
+def question_file_schema(question_union: Any) -> dict[str, Any]:
+    """A JSON Schema (2020-12) for one question file: a question (any of `question_union`), or a list of them."""
     defs: dict[str, Any] = {}
-    question = _schema(Question, defs)
+    question = _schema(question_union, defs)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -19,10 +19,13 @@ from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.model import QuestionBase, Text
-from quiz.grading import Result, give_up, grade
+from quiz.grading.grade import give_up, grade
+from quiz.grading.result import Result
 from quiz.i18n import DEFAULT_LANGUAGE, tr
-from quiz.render.present import json_ready
-from quiz.variants import Variant, VariantError, make_variant, parse_key
+from quiz.types.registry import type_of
+from quiz.variants.draw import make_variant
+from quiz.variants.keys import parse_key
+from quiz.variants.variant import Variant, VariantError
 
 MAX_SEED = 10**6
 
@@ -189,7 +192,7 @@ class PracticeSession:
                     key=variant.key,
                     seed=variant.seed,
                     inputs=variant.inputs,
-                    response=json_ready(sorted(response) if isinstance(response, frozenset) else response),
+                    response=None if response is None else type_of(variant.question).response_json(response),
                     score=result.score,
                     raw_score=result.raw_score,
                     verdict=str(result.verdict),

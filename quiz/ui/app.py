@@ -21,7 +21,7 @@ from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.translate import translate_command
-from quiz.variants import parse_key
+from quiz.variants.keys import parse_key
 
 
 class QuizApp(App[None]):

@@ -11,13 +11,12 @@ import numpy as np
 from engine import Fault
 from quiz.expressions import ExpressionError
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
-from quiz.format.model import ChoiceQuestion, NumericQuestion, option_ids
+from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
 MAX_DRAWS: Final = 100
 """How many draws constraints may reject before the question is declared broken."""
-ANSWER_RANK: Final = {"number": 0, "vector": 1, "matrix": 2}
 
 
 def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
@@ -118,38 +117,9 @@ def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any]) -> dic
 
 
 def _finish(compiled: CompiledQuestion, seed: int, inputs: dict[str, Any], values: dict[str, Any]) -> Variant:
-    question = compiled.question
-    answer: Any = None
-    misconceptions: dict[str, Any] = {}
-    if isinstance(question, NumericQuestion):
-        assert compiled.answer is not None
-        answer = _numeric(compiled, _evaluate(compiled, compiled.answer, values, "answer"), "answer")
-        for misconception, expression in compiled.misconceptions:
-            what = f"misconceptions.{misconception.name}"
-            misconceptions[misconception.name] = _numeric(compiled, _evaluate(compiled, expression, values, what), what)
-    elif isinstance(question, ChoiceQuestion) and compiled.answer is not None:
-        answer = _evaluate(compiled, compiled.answer, values, "answer")
-        ids = option_ids(question.options)
-        if not isinstance(answer, str) or answer not in ids:
-            raise VariantError(question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})")
+    answer, misconceptions = type_of(compiled.question).key(
+        compiled, lambda expression, what: _evaluate(compiled, expression, values, what)
+    )
     if answer is not None:
         values = {**values, ANSWER_NAME: answer}
     return Variant(compiled, seed, inputs, values, answer, misconceptions)
-
-
-def _numeric(compiled: CompiledQuestion, value: Any, what: str) -> float | np.ndarray:
-    question = compiled.question
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise VariantError(question.id, f"{what} gave {value!r}, not a number or an array of numbers") from None
-    rank = ANSWER_RANK[question.type]
-    if array.ndim != rank:
-        expected = ("a number", "a vector", "a matrix")[rank]
-        raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}")
-    if array.size > 64:
-        raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most 64")
-    if rank == 0:
-        return float(array)
-    array.setflags(write=False)
-    return array

@@ -13,7 +13,7 @@ from typing import Any, Final
 import numpy as np
 
 from engine import AttentionTrace
-from quiz.variants import Variant
+from quiz.variants.variant import Variant
 
 MAX_SHOWN: Final = 16
 """Largest number of rows or columns a worked tensor is shown with."""

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Select
 
 from quiz.bank import Bank
-from quiz.format.model import TYPE_NAMES
+from quiz.types.registry import TYPE_NAMES
 from quiz.i18n import tr
 from quiz.render.present import prompt_preview
 from quiz.ui.translate import TranslatedBindings

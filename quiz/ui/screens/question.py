@@ -16,12 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
-from quiz.format.model import NumericQuestion
 from quiz.i18n import tr
-from quiz.render.present import tolerance_rule
 from quiz.practice.session import PracticeSession, SessionError
+from quiz.types.registry import type_of
 from quiz.ui.translate import TranslatedBindings
-from quiz.ui.widgets.answers import AnswerWidget, ExplainAnswer, answer_widget
+from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answers.explain import ExplainAnswer
+from quiz.ui.answers.registry import answer_widget
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
@@ -68,8 +69,9 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         self.sub_title = variant.key
         await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
         rule = self.query_one("#rule", Static)
-        rule.update(tolerance_rule(question, self.lang) if isinstance(question, NumericQuestion) else "")
-        rule.display = isinstance(question, NumericQuestion)
+        rule_text = type_of(question).rule(variant, self.lang)
+        rule.update(rule_text or "")
+        rule.display = rule_text is not None
         await self.query_one("#hints").remove_children()
         await self.query_one("#feedback-area").remove_children()
         self._say("")

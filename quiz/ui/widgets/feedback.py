@@ -4,35 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from quiz.format.model import OrderQuestion
-from quiz.render.numbers import format_number, format_value
-from quiz.grading import Result, Verdict
+from quiz.grading.result import Result, Verdict
+from quiz.render.numbers import format_value
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.present import answer_line, order_marks
+from quiz.render.present import answer_line
+from quiz.types.registry import type_of
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
-from quiz.variants import Variant
+from quiz.variants.variant import Variant
 from quiz.variants.worked import worked_tensors
-
-
-def marked_answer(response: Any, marks: np.ndarray) -> str:
-    """The learner's vector or matrix with ✓ or ✗ after each element."""
-    values = np.asarray(response, dtype=np.float64)
-
-    def cell(value: float, ok: bool) -> str:
-        return f"{format_number(value)} {'✓' if ok else '✗'}"
-
-    if values.ndim == 1:
-        return "[" + ", ".join(cell(v, m) for v, m in zip(values, marks)) + "]"
-    return "[" + ", ".join("[" + ", ".join(cell(v, m) for v, m in zip(row, mrow)) + "]" for row, mrow in zip(values, marks)) + "]"
 
 
 class FeedbackView(Vertical):
@@ -53,17 +40,16 @@ class FeedbackView(Vertical):
         yield Label(Content(headline), id="verdict")
         if result.penalty:
             yield Static(tr("grade.hint_penalty", lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}"), markup=False)
-        if result.marks is not None and result.verdict is not Verdict.REVEALED:
-            yield Static(tr("ui.your_answer", lang, answer=marked_answer(self.response, result.marks)), id="marks", markup=False)
+        marked = type_of(variant.question).marked_response(variant, result, self.response, lang)
+        if marked is not None and result.verdict is not Verdict.REVEALED:
+            answer = "\n" + marked if "\n" in marked else marked
+            yield Static(Content(tr("ui.your_answer", lang, answer=answer)), id="marks")
         if result.misconception:
             yield Static(tr("grade.misconception", lang, name=result.misconception), id="misconception", markup=False)
         # Short texts as plain Static (maths already in Unicode): a Markdown widget per line of
         # feedback would make the panel slow to appear; only the explanation needs Markdown.
         for feedback in result.feedback:
             yield Static(Content(markdown_to_plain(variant.text(feedback, lang))), classes="option-feedback")
-        if isinstance(variant.question, OrderQuestion) and self.response is not None:
-            marks = order_marks(variant, self.response, lang)
-            yield Static(Content(tr("ui.your_answer", lang, answer="\n" + marks)), id="marks")
         yield Static(Content(answer_line(variant, lang)), id="answer-key")
         yield Vertical(id="worked")
 

@@ -1,0 +1,86 @@
+"""What every question type provides: the unit of change when a type is added or altered.
+
+A type is one module under `quiz/types/` holding its model (the dataclass authors write in YAML)
+and a `QuestionType` that reads a typed response, grades it, reveals the answer and writes the
+type's text and JSON forms. The registry (`quiz.types.registry`) finds it by its `type` name;
+the app finds the type's answer widget by the same name. Nothing outside a type's module tests
+which type a question is.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
+
+from quiz.answers import Invalid
+from quiz.format.compile import CompiledQuestion
+from quiz.format.model import QuestionBase
+from quiz.grading.result import Result
+from quiz.render.plain_data import json_ready
+from quiz.variants.variant import Variant
+
+Evaluate = Callable[[Any, str], Any]
+"""Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
+
+
+class QuestionType(ABC):
+    """The behaviour of one question type; `model` is the dataclass its YAML converts to."""
+
+    name: ClassVar[str]
+    model: ClassVar[type[QuestionBase]]
+
+    def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
+        """The variant's answer key and each misconception's value, computed from its values.
+
+        Types whose key is fixed in the question (true/false, order, ...) have none to compute.
+        """
+        return None, {}
+
+    @abstractmethod
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        """The response `text` gives (as typed on the command line), or an Invalid saying why not."""
+
+    @abstractmethod
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        """Score `response` (what `read` or the answer widget gives) against the variant."""
+
+    @abstractmethod
+    def revealed_answer(self, variant: Variant) -> Any:
+        """The answer shown when the learner gives up, as `Result.answer` holds it."""
+
+    @abstractmethod
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        """The answer key as a learner reads it (Markdown with $...$ maths)."""
+
+    @abstractmethod
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        """The answer key for tools: what `quiz grade` accepts back, as JSON-ready data."""
+
+    @abstractmethod
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        """Lines telling the learner what to give: the shape and tolerance, the options, ..."""
+
+    @abstractmethod
+    def response_text(self, variant: Variant, response: Any) -> str:
+        """`response` written back as text that `read` reads as the same response."""
+
+    def response_json(self, response: Any) -> Any:
+        """`response` as JSON-ready data, for history and `--json` output."""
+        return json_ready(sorted(response) if isinstance(response, frozenset) else response)
+
+    def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
+        """Fields of this type added to the variant's JSON (`quiz show --json`)."""
+        return {}
+
+    def rule(self, variant: Variant, lang: str) -> str | None:
+        """A grading rule shown under the prompt (the tolerance of numeric types), if any."""
+        return None
+
+    def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
+        """The learner's response with what was right and wrong marked, when the type can say."""
+        return None
+
+    def self_test(self, variant: Variant) -> Iterator[str]:
+        """Problems with this variant's answer key that only this type can see."""
+        return iter(())

@@ -1,0 +1,83 @@
+"""The `choice` type: pick the one correct option, fixed (`correct: true`) or named by an expression."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from quiz.answers import Invalid
+from quiz.format.compile import CompiledQuestion
+from quiz.format.convert import Where
+from quiz.format.diagnostics import Report
+from quiz.format.model import Expr, Option, Parametric, QuestionBase, doc, error_at, option_ids
+from quiz.format.yaml_source import YamlMap
+from quiz.grading.result import Result, finish
+from quiz.i18n import tr
+from quiz.types import options
+from quiz.types.base import Evaluate, QuestionType
+from quiz.variants.variant import Variant, VariantError
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChoiceQuestion(Parametric, QuestionBase):
+    """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
+
+    type: Literal["choice"] = "choice"
+    options: tuple[Option, ...] = field(metadata=doc("The options, shown in order."))
+    answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not options.check_options(where, raw, report, self.options, 2):
+            return False
+        marked = sum(o.correct for o in self.options)
+        if self.answer is None and marked != 1:
+            return error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
+        if self.answer is not None and marked:
+            return error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
+        return True
+
+
+class ChoiceType(QuestionType):
+    name = "choice"
+    model = ChoiceQuestion
+
+    def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
+        if compiled.answer is None:
+            return None, {}
+        answer = evaluate(compiled.answer, "answer")
+        ids = option_ids(compiled.question.options)  # type: ignore[attr-defined]
+        if not isinstance(answer, str) or answer not in ids:
+            raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})")
+        return answer, {}
+
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        picks = options.read_picks(variant, text)
+        if isinstance(picks, Invalid):
+            return picks
+        return picks[0] if len(picks) == 1 else Invalid("response.one_option", {"count": len(picks)})
+
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        [right] = options.correct_options(variant)
+        raw = 1.0 if response == right else 0.0
+        return finish(variant.question, raw, hints_used, feedback=options.option_feedback(variant, {response}), answer=right)
+
+    def revealed_answer(self, variant: Variant) -> Any:
+        return options.correct_options(variant)
+
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        return "; ".join(options.option_lines(variant, lang, options.correct_options(variant)))
+
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        return options.correct_options(variant)[0]
+
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        return [tr("show.pick_one", lang), *("  " + line for line in options.option_lines(variant, lang))]
+
+    def response_text(self, variant: Variant, response: Any) -> str:
+        return options.picks_text(variant, {response})
+
+    def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
+        return options.options_json(variant, lang)
+
+
+TYPE = ChoiceType()

@@ -1,0 +1,79 @@
+"""The `explain` type: answer aloud or in writing, then tick the rubric points the model answer shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from quiz.answers import Invalid
+from quiz.format.convert import Where
+from quiz.format.diagnostics import Report
+from quiz.format.model import QuestionBase, Text, doc, error_at
+from quiz.format.yaml_source import YamlMap
+from quiz.grading.result import Result, finish
+from quiz.i18n import tr
+from quiz.types.base import QuestionType
+from quiz.types.reading import NONE_WORDS, item_numbers, plain_text
+from quiz.variants.variant import Variant
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExplainQuestion(QuestionBase):
+    """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
+
+    type: Literal["explain"] = "explain"
+    model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
+    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not self.rubric:
+            return error_at(where, raw, "rubric", "give at least one rubric point", report)
+        return True
+
+
+def _rubric(variant: Variant) -> tuple[Text, ...]:
+    return variant.question.rubric  # type: ignore[attr-defined,no-any-return]
+
+
+class ExplainType(QuestionType):
+    name = "explain"
+    model = ExplainQuestion
+
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        text = plain_text(text)
+        if isinstance(text, Invalid):
+            return text
+        if text.lower() in NONE_WORDS:
+            return frozenset()
+        numbers = item_numbers(text, len(_rubric(variant)))
+        return numbers if isinstance(numbers, Invalid) else frozenset(numbers)
+
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        """The share of rubric points the learner says their answer made."""
+        count = len(_rubric(variant))
+        points = set(response)
+        if not points <= set(range(count)):
+            raise ValueError(f"rubric points are numbered 0 to {count - 1}, got {sorted(points)}")
+        return finish(variant.question, len(points) / count, hints_used, details={"ticked": sorted(points)})
+
+    def revealed_answer(self, variant: Variant) -> Any:
+        return None
+
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        return variant.text(variant.question.model_answer, lang)  # type: ignore[attr-defined]
+
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        return self.answer_text(variant, lang)
+
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        lines = [f"  {n}. {variant.text(point, lang)}" for n, point in enumerate(_rubric(variant), 1)]
+        return [tr("show.explain_then_tick", lang), *lines]
+
+    def response_text(self, variant: Variant, response: Any) -> str:
+        return " ".join(str(n + 1) for n in sorted(response)) if response else "none"
+
+    def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
+        return {"rubric": [variant.text(p, lang) for p in _rubric(variant)]}
+
+
+TYPE = ExplainType()

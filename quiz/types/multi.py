@@ -1,0 +1,79 @@
+"""The `multi` type: pick every correct option; max(0, (right − wrong picks) / right options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from quiz.answers import Invalid
+from quiz.format.convert import Where
+from quiz.format.diagnostics import Report
+from quiz.format.model import Option, QuestionBase, doc, error_at
+from quiz.format.yaml_source import YamlMap
+from quiz.grading.result import Result, finish
+from quiz.i18n import tr
+from quiz.types import options
+from quiz.types.base import QuestionType
+from quiz.types.reading import NONE_WORDS, plain_text
+from quiz.variants.variant import Variant
+
+
+@dataclass(frozen=True, kw_only=True)
+class MultiQuestion(QuestionBase):
+    """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
+
+    type: Literal["multi"] = "multi"
+    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`."))
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if not options.check_options(where, raw, report, self.options, 2):
+            return False
+        if not any(o.correct for o in self.options):
+            return error_at(where, raw, "options", "mark at least one option `correct: true`", report)
+        return True
+
+
+class MultiType(QuestionType):
+    name = "multi"
+    model = MultiQuestion
+
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        if plain_text(text) in NONE_WORDS:
+            return frozenset()
+        picks = options.read_picks(variant, text)
+        return picks if isinstance(picks, Invalid) else frozenset(picks)
+
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        right = set(options.correct_options(variant))
+        chosen = set(response)
+        hits, misses = len(chosen & right), len(chosen - right)
+        raw = max(0.0, (hits - misses) / len(right))
+        return finish(
+            variant.question,
+            raw,
+            hints_used,
+            feedback=options.option_feedback(variant, chosen),
+            answer=sorted(right),
+            details={"right_picks": hits, "wrong_picks": misses},
+        )
+
+    def revealed_answer(self, variant: Variant) -> Any:
+        return options.correct_options(variant)
+
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        return "; ".join(options.option_lines(variant, lang, options.correct_options(variant)))
+
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        return options.correct_options(variant)
+
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        return [tr("show.pick_all", lang), *("  " + line for line in options.option_lines(variant, lang))]
+
+    def response_text(self, variant: Variant, response: Any) -> str:
+        return options.picks_text(variant, response) if response else "none"
+
+    def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
+        return options.options_json(variant, lang)
+
+
+TYPE = MultiType()

@@ -1,0 +1,26 @@
+"""Every question type by its `type` name, and the question union the loader converts YAML into."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final, Union
+
+from quiz.format.convert import Tagged, converter_for
+from quiz.format.model import QuestionBase
+from quiz.types import choice, explain, matrix, multi, number, order, truefalse, vector
+from quiz.types.base import QuestionType
+
+TYPES: Final[dict[str, QuestionType]] = {
+    t.name: t for t in (m.TYPE for m in (number, vector, matrix, choice, multi, order, truefalse, explain))
+}
+TYPE_NAMES: Final = tuple(TYPES)
+QUESTION_TYPES: Final = tuple(t.model for t in TYPES.values())
+
+Question = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
+"""Any question, told apart by its `type` field."""
+
+convert_question = converter_for(Question)
+
+
+def type_of(question: QuestionBase) -> QuestionType:
+    """The behaviour of `question`'s type."""
+    return TYPES[question.type]  # type: ignore[attr-defined]

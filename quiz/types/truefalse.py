@@ -1,0 +1,64 @@
+"""The `truefalse` type: is the statement in the prompt true?"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from quiz.answers import Invalid
+from quiz.format.model import QuestionBase, doc
+from quiz.grading.result import Result, finish
+from quiz.i18n import tr
+from quiz.types.base import QuestionType
+from quiz.types.reading import plain_text
+from quiz.variants.variant import Variant
+
+TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "○", "〇"})
+FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "×", "✕"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrueFalseQuestion(QuestionBase):
+    """Is the statement in the prompt true?"""
+
+    type: Literal["truefalse"] = "truefalse"
+    answer: bool = field(metadata=doc("true or false."))
+
+
+def _key(variant: Variant) -> bool:
+    return variant.question.answer  # type: ignore[attr-defined,no-any-return]
+
+
+class TrueFalseType(QuestionType):
+    name = "truefalse"
+    model = TrueFalseQuestion
+
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        word = plain_text(text)
+        if isinstance(word, Invalid):
+            return word
+        word = word.lower()
+        if word in TRUE_WORDS or word in FALSE_WORDS:
+            return word in TRUE_WORDS
+        return Invalid("response.true_or_false", {"text": word})
+
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        return finish(variant.question, 1.0 if bool(response) == _key(variant) else 0.0, hints_used, answer=_key(variant))
+
+    def revealed_answer(self, variant: Variant) -> Any:
+        return _key(variant)
+
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        return tr("show.true" if _key(variant) else "show.false", lang)
+
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        return _key(variant)
+
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        return [tr("show.true_or_false", lang)]
+
+    def response_text(self, variant: Variant, response: Any) -> str:
+        return "true" if response else "false"
+
+
+TYPE = TrueFalseType()

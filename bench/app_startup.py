@@ -65,7 +65,7 @@ Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 
 QUIZ = f"""
 import time
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 async def until_shown(pilot):  # by class name: the harness imports nothing the app would not
@@ -79,7 +79,7 @@ make_app(start=Selection(key={KEY!r}), seed=1).run(headless=True, size=(100, 30)
 
 SESSION = """
 import asyncio, resource, statistics, time
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import make_app
 from quiz.ui.widgets.feedback import FeedbackView
 

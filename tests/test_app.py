@@ -15,7 +15,7 @@ from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen

@@ -15,7 +15,7 @@ from pilot_waits import settle
 from quiz.bank import load_bank
 from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import make_app
 from quiz.ui.answers.explain import ExplainAnswer
 

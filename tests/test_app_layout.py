@@ -15,7 +15,7 @@ from textual.widgets._footer import FooterKey
 
 from pilot_waits import settle
 from quiz.bank import load_bank
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.widgets.footer import KeyFooter
 

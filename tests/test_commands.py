@@ -127,7 +127,17 @@ def test_show_accepts_a_variant_key_and_japanese(capsys, pack):
 
 def test_unknown_id_exits_1_with_a_suggestion(capsys, pack):
     code, _, err = run(capsys, "show", "p-on", "--bank", str(pack))
-    assert code == 1 and "did you mean p-one" in err
+    assert code == 1 and "There is no question 'p-on'. Did you mean p-one?" in err
+
+
+def test_list_show_and_practice_say_the_same_of_an_unknown_id(capsys, pack):
+    said = {run(capsys, command, *args, "--bank", str(pack))[2] for command, args in (("show", ["p-on"]), ("practice", ["--id", "p-on"]))}
+    assert len(said) == 1 and said.pop().startswith("quiz: There is no question 'p-on'")
+
+
+def test_a_bad_seed_is_not_answered_with_a_close_id(capsys, pack):
+    code, _, err = run(capsys, "show", "p-one#x", "--bank", str(pack))
+    assert code == 1 and "is not a question id or variant key" in err and "Did you mean" not in err
 
 
 def test_grade_right_wrong_and_misconception(capsys, pack):
@@ -170,11 +180,23 @@ def test_list_filters_by_topic_and_claim(capsys, pack):
     assert run(capsys, "list", "--topic", "nope")[0] == 1
 
 
+def test_list_names_are_case_insensitive_and_filter_by_difficulty(capsys, pack):
+    code, out, _ = run(capsys, "list", "--topic", "Implementation", "--claim", "c6", "--bank", str(pack))
+    assert code == 1  # implementation questions citing C6: none, and that is an error, as in practice
+    code, out, _ = run(capsys, "list", "--claim", "c6", "--difficulty", "1", "--bank", str(pack))
+    assert code == 0 and all(line.split()[3] == "1" for line in out.splitlines()[:-1])
+
+
+def test_list_with_no_match_says_so_and_exits_1(capsys):
+    code, out, err = run(capsys, "list", "--topic", "softmax", "--claim", "G6")
+    assert code == 1 and out == "" and "No question matches this selection." in err
+
+
 @pytest.mark.parametrize(
     ("option", "said"),
     [
         (["--topic", "masking"], "There is no topic 'masking'. Topics: attention,"),
-        (["--claim", "c6"], "There is no claim 'c6'. Did you mean C6?"),
+        (["--claim", "c66"], "There is no claim 'c66'. Did you mean C6?"),
         (["--id", "two words"], "'two words' is not a question id or variant key"),
     ],
 )
@@ -182,3 +204,17 @@ def test_practice_refuses_a_selection_that_cannot_exist_before_the_app_opens(cap
     code, out, err = run(capsys, "practice", *option)  # an app opening here would hang the test
     assert code == 1 and out == ""
     assert err.startswith(f"quiz: {said}")
+
+
+@pytest.mark.parametrize("seed", ["-5", "1" * 19, "1e3", "٣"])
+def test_a_seed_no_key_can_carry_is_refused_at_the_source(capsys, pack, seed):
+    with pytest.raises(SystemExit) as exited:
+        main(["show", "p-one", "--seed", seed, "--bank", str(pack)])
+    assert exited.value.code == 2 and "a seed is a whole number from 0 to" in capsys.readouterr().err
+
+
+def test_the_key_show_prints_is_accepted_back(capsys, pack):
+    for seed in ("0", "7", "9" * 18):
+        out = run(capsys, "show", "p-one", "--seed", seed, "--json", "--bank", str(pack))[1]
+        key = json.loads(out)["key"]
+        assert run(capsys, "show", key, "--json", "--bank", str(pack))[1] == out

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from quiz.bank import load_bank
-from quiz.practice.session import PracticeSession, Selection, SessionError
+from quiz.bank import Selection, SelectionError
+from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.variants.draw import make_variant
 from quiz.variants.worked import worked_tensors
@@ -30,11 +31,11 @@ def test_a_variant_key_gives_exactly_that_variant_first():
 
 
 def test_unknown_id_and_empty_selection_are_errors():
-    with pytest.raises(SessionError, match="There is no question 'nope'"):
+    with pytest.raises(SelectionError, match="There is no question 'nope'"):
         PracticeSession(BANK, Selection(key="nope"))
-    with pytest.raises(SessionError, match="Did you mean causal-weights-3x3"):
+    with pytest.raises(SelectionError, match="Did you mean causal-weights-3x3"):
         PracticeSession(BANK, Selection(key="causal-weight#2"))
-    with pytest.raises(SessionError, match="No question matches"):
+    with pytest.raises(SelectionError, match="No question matches"):
         PracticeSession(BANK, Selection(topic="softmax", claim="G6"))
 
 
@@ -42,13 +43,13 @@ def test_unknown_id_and_empty_selection_are_errors():
     ("selection", "english", "japanese"),
     [
         (Selection(topic="masking"), "There is no topic 'masking'. Topics: attention, scaling,", "「masking」というトピックはありません"),
-        (Selection(claim="b4"), "There is no claim 'b4'. Did you mean B4?", "B4 のことですか"),
+        (Selection(claim="b44"), "There is no claim 'b44'. Did you mean B4?", "B4 のことですか"),
         (Selection(claim="Q99"), "There is no claim 'Q99'. Claims are named like", "主張は A1、B4、X3"),
         (Selection(key="two words"), "'two words' is not a question id or variant key", "問題 ID でも出題キーでもありません"),
     ],
 )
 def test_a_selection_the_bank_cannot_have_is_refused_in_both_languages(selection, english, japanese):
-    with pytest.raises(SessionError) as refused:
+    with pytest.raises(SelectionError) as refused:
         PracticeSession(BANK, selection)
     assert str(refused.value).startswith(english)
     assert japanese in refused.value.message("ja")
@@ -104,3 +105,8 @@ def test_worked_tensors_show_a_trace_and_mark_weights():
     weights = [t for t in shown if t.is_weights]
     assert weights and any(np.allclose(t.value, variant.answer) for t in weights)
     assert all(not t.is_weights or np.allclose(np.atleast_2d(t.value).sum(axis=-1), 1) for t in shown)
+
+
+def test_topic_and_claim_names_are_matched_without_regard_to_case():
+    session = PracticeSession(BANK, Selection(topic="SoftMax", claim="c1"), rng=random.Random(0))
+    assert all(q.topic == "softmax" and "C1" in q.refs for q in (session.next_question().question for _ in range(session.size)))

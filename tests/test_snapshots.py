@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from pilot_waits import settle
 from quiz.bank import load_bank
-from quiz.practice.session import Selection
+from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 BANK = load_bank()

@@ -2,5 +2,16 @@
 
 from quiz.bank.bank import Bank
 from quiz.bank.loading import bundled_claims, content_version, default_sources, load_bank, pack_files
+from quiz.bank.selection import Selection, SelectionError, resolve_selection
 
-__all__ = ["Bank", "bundled_claims", "content_version", "default_sources", "load_bank", "pack_files"]
+__all__ = [
+    "Bank",
+    "Selection",
+    "SelectionError",
+    "bundled_claims",
+    "content_version",
+    "default_sources",
+    "load_bank",
+    "pack_files",
+    "resolve_selection",
+]

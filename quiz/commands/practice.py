@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from quiz.i18n import LANGUAGES
 
-if TYPE_CHECKING:  # the session module loads numpy and the bank: only when the app starts
-    from quiz.practice.session import Selection
+if TYPE_CHECKING:  # the bank loads numpy: only when a command needs it
+    from quiz.bank import Bank, Selection
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -27,23 +27,22 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the app on the selection the options describe; a topic, claim or key that cannot
-    exist stops here, before the app opens (whether any question matches needs the whole bank,
-    which the app loads)."""
-    from quiz.bank import bundled_claims
-    from quiz.commands.common import check_or_fail
-    from quiz.format.diagnostics import Report
-    from quiz.practice.session import Selection
+    """Start the app on the selection the options describe. A selection that names what the bank
+    lacks, or matches nothing, stops here with the message `quiz list` gives, before the app opens."""
+    from quiz.bank import Selection
+    from quiz.commands.common import load, select_or_fail
 
+    bank = load(args)
     selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key)
-    check_or_fail(bundled_claims(Report()), selection)
-    return launch(args, selection)
+    select_or_fail(bank, selection)
+    return launch(args, selection, bank)
 
 
-def launch(args: argparse.Namespace, selection: Selection | None) -> int:
-    """Build the app with `make_app` and run it until the learner quits."""
+def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None) -> int:
+    """Build the app with `make_app` and run it until the learner quits (it loads the bank itself
+    when none is given)."""
     from quiz.ui.app import make_app
 
-    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection)
+    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection, bank=bank)
     app.run()
     return 0

@@ -14,14 +14,14 @@ from textual.screen import Screen
 
 from quiz.bank import Bank, load_bank
 from quiz.i18n import LANGUAGES, tr
-from quiz.practice.session import Attempt, PracticeSession, Selection, SessionError
+from quiz.bank import Selection, SelectionError
+from quiz.practice.session import Attempt, PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.translate import translate_command
-from quiz.variants.keys import parse_key
 
 
 class QuizApp(App[None]):
@@ -100,7 +100,7 @@ class QuizApp(App[None]):
         try:
             session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
             session.next_question()
-        except SessionError as exc:
+        except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
             return False
         for problem in session.problems:
@@ -130,7 +130,7 @@ class QuizApp(App[None]):
             options = [(str(d), tr(f"ui.difficulty_{d}", lang)) for d in (1, 2, 3)]
             self.push_screen(PickScreen(tr("ui.pick_difficulty", lang), options, lang), self._with("difficulty"))
         elif choice == "practice_one":
-            self.push_screen(KeyScreen(lang, self._known_key, list(self.bank.questions)), self._with("key"))
+            self.push_screen(KeyScreen(lang, self.bank), self._with("key"))
         elif choice == "browse":
             self.push_screen(BrowserScreen(self.bank, lang))
         elif choice == "settings":
@@ -144,12 +144,6 @@ class QuizApp(App[None]):
                 self.start_practice(Selection(**{field: int(value) if field == "difficulty" else value}))
 
         return start
-
-    def _known_key(self, key: str) -> bool:
-        try:
-            return parse_key(key)[0] in self.bank.questions
-        except ValueError:
-            return False
 
     def action_practice_key(self, key: str) -> None:
         self.start_practice(Selection(key=key))

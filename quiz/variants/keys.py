@@ -10,7 +10,8 @@ import hashlib
 import re
 from typing import Final
 
-KEY_PATTERN: Final = re.compile(r"(?P<id>[a-z0-9][a-z0-9_-]*)(?:#(?P<seed>[0-9]{1,18}))?")
+MAX_SEED_DIGITS: Final = 18
+KEY_PATTERN: Final = re.compile(rf"(?P<id>[a-z0-9][a-z0-9_-]*)(?:#(?P<seed>[0-9]{{1,{MAX_SEED_DIGITS}}}))?")
 
 
 def generator_seed(question_id: str, seed: int) -> int:

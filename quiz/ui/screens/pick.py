@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quiz.bank import Bank, SelectionError
 from quiz.i18n import tr
 from quiz.ui.translate import TranslatedBindings, with_group_title
 
@@ -49,11 +47,10 @@ class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
-    def __init__(self, lang: str, known: Callable[[str], bool], ids: list[str]) -> None:
+    def __init__(self, lang: str, bank: Bank) -> None:
         super().__init__()
         self.lang = lang
-        self.known = known
-        self.ids = ids
+        self.bank = bank
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -64,11 +61,9 @@ class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
     @on(Input.Submitted, "#key")
     def _entered(self, event: Input.Submitted) -> None:
         key = event.value.strip()
-        if self.known(key):
-            self.dismiss(key)
+        try:
+            self.bank.find(key)
+        except SelectionError as exc:
+            self.query_one("#key-message", Static).update(exc.message(self.lang))
             return
-        close = difflib.get_close_matches(key.split("#")[0], self.ids, n=3, cutoff=0.5)
-        message = tr("ui.unknown_key", self.lang, key=key)
-        if close:
-            message += " " + tr("ui.did_you_mean", self.lang, ids=", ".join(close))
-        self.query_one("#key-message", Static).update(message)
+        self.dismiss(key)

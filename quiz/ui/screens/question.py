@@ -17,7 +17,8 @@ from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
 from quiz.i18n import tr
-from quiz.practice.session import PracticeSession, SessionError
+from quiz.bank import SelectionError
+from quiz.practice.session import PracticeSession
 from quiz.types.registry import type_of
 from quiz.ui.translate import TranslatedBindings
 from quiz.ui.answers.base import AnswerWidget
@@ -176,7 +177,7 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
     async def _move(self, step: Any) -> None:
         try:
             variant = step()
-        except SessionError as exc:
+        except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
             return
         await self.show_variant(variant)

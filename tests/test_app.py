@@ -81,7 +81,7 @@ async def test_a_misconception_is_named_with_its_feedback():
     async with app.run_test(size=SIZE) as pilot:
         await type_answer(pilot, "0.982, 0.018")
         assert verdict(app).startswith("Incorrect")
-        assert "no_scaling" in text_of(app, "#misconception")
+        assert "forgot the 1/√dₖ scale" in text_of(app, "#misconception")
         assert app.screen.query(".option-feedback")
 
 

@@ -7,7 +7,7 @@ from quiz.format.model import Tolerance
 from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Verdict
 from quiz.grading.tolerance import within
-from quiz.types.order import longest_ordered_run
+from quiz.types.order import ordered_pairs
 from quiz.variants.draw import make_variant
 
 PACK = """\
@@ -148,17 +148,73 @@ def test_multi_scores_right_minus_wrong_over_right(variants, picked, score):
 
 
 @pytest.mark.parametrize(
-    ("order", "run"),
-    [([0, 1, 2, 3, 4], 5), ([1, 0, 2, 3, 4], 4), ([4, 3, 2, 1, 0], 1), ([2, 0, 1, 4, 3], 3), ([0, 2, 4, 1, 3], 3)],
+    ("order", "right_pairs"),
+    [([0, 1, 2, 3, 4], 10), ([1, 0, 2, 3, 4], 9), ([4, 3, 2, 1, 0], 0), ([2, 0, 1, 4, 3], 7), ([0, 2, 4, 1, 3], 7)],
 )
-def test_order_scores_the_longest_run_in_right_relative_order(variants, order, run):
-    assert longest_ordered_run(order) == run
-    assert grade(variants["steps"], order).score == pytest.approx(run / 5)
+def test_order_scores_the_share_of_pairs_in_right_relative_order(variants, order, right_pairs):
+    assert ordered_pairs(order) == right_pairs
+    assert grade(variants["steps"], order).score == pytest.approx(right_pairs / 10)
+
+
+def test_the_reversed_order_scores_nothing(variants):
+    assert grade(variants["steps"], [4, 3, 2, 1, 0]).verdict is Verdict.INCORRECT
 
 
 def test_order_must_list_each_item_once(variants):
     with pytest.raises(ValueError):
         grade(variants["steps"], [0, 0, 1, 2, 3])
+
+
+CRITICAL = """\
+- id: pipeline
+  type: order
+  topic: implementation
+  prompt: Order the steps.
+  items:
+    - scores
+    - scale
+    - {id: mask, text: mask}
+    - {id: softmax, text: softmax}
+    - weighted sum
+  critical:
+    - pair: [mask, softmax]
+      name: mask_after_softmax
+      label: {en: masking after the softmax, ja: ソフトマックスの後でマスク}
+      feedback: Masking after the softmax leaves rows that no longer sum to one.
+- id: capped
+  type: order
+  topic: implementation
+  prompt: Order.
+  items: [{id: a, text: first}, {id: b, text: second}, third]
+  critical: [{pair: [a, b], name: swapped, feedback: No., cap: 0.4}]
+"""
+
+
+def test_a_critical_pair_out_of_order_names_the_mistake_and_caps_the_score(compile_yaml):
+    variants = {qid: make_variant(c, 0) for qid, c in compile_yaml(CRITICAL).items()}
+    masked_late = grade(variants["pipeline"], [0, 1, 3, 2, 4])  # 9 of 10 pairs right, but the critical one wrong
+    assert masked_late.score == 0 and masked_late.misconception == "mask_after_softmax"
+    assert masked_late.label.get("ja") == "ソフトマックスの後でマスク" and "no longer sum to one" in masked_late.feedback[0].en
+    assert grade(variants["pipeline"], [1, 0, 2, 3, 4]).score == pytest.approx(0.9)  # not critical: only the pair costs
+    capped = grade(variants["capped"], [1, 0, 2])
+    assert capped.score == pytest.approx(0.4) and capped.misconception == "swapped"
+
+
+def test_an_order_question_refuses_a_critical_pair_naming_an_unknown_item(compile_yaml):
+    with pytest.raises(AssertionError, match="names unknown item ids: z"):
+        compile_yaml(CRITICAL.replace("pair: [a, b]", "pair: [a, z]"))
+
+
+def test_a_number_right_to_the_learners_own_digits_is_close_not_just_wrong(variants):
+    v = variants["p1"]  # key 0.880797...; tolerance 0.0005 + 0.5 %
+    close = grade(v, 0.9)
+    assert close.verdict is Verdict.INCORRECT and close.details == {"close": True}
+    assert grade(v, 0.8).details == {} and grade(v, 0).details == {}
+
+
+def test_a_misconception_carries_its_label(variants):
+    result = grade(variants["p1"], float(variants["p1"].misconceptions["no_scaling"]))
+    assert result.misconception == "no_scaling" and result.label is None  # this pack gives none
 
 
 def test_truefalse_and_explain(variants):

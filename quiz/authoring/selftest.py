@@ -27,7 +27,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[st
     question = compiled.question
     problems: list[str] = []
     drawn: set[str] = set()
-    tried = range(seeds) if question.is_parametric else range(1)
+    tried = range(seeds) if question.has_variants else range(1)
     for seed in tried:
         try:
             variant = make_variant(compiled, seed)

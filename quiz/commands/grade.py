@@ -35,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.grading.grade import grade
     from quiz.i18n import tr
-    from quiz.render.mathtext import markdown_to_plain
-    from quiz.render.present import answer_line, result_json
+    from quiz.render.present import answer_line, feedback_parts, result_json
     from quiz.types.registry import type_of
 
     if args.hints < 0:
@@ -55,11 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result_json(variant, result, args.lang), ensure_ascii=False, indent=2))
         return 0
     print(f"{tr('grade.' + str(result.verdict), args.lang)} · {tr('grade.score', args.lang, score=f'{result.score:.2f}')}")
-    if result.penalty:
-        print(tr("grade.hint_penalty", args.lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}"))
-    if result.misconception:
-        print(tr("grade.misconception", args.lang, name=result.misconception))
-    for feedback in result.feedback:
-        print(markdown_to_plain(variant.text(feedback, args.lang)))
+    for _, text in feedback_parts(variant, result, response, args.lang):
+        print(text)
     print(answer_line(variant, args.lang))
     return 0

@@ -40,6 +40,9 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
         report.warning(where, f"{question.id}: no explanation; learners see only the answer")
     if not question.refs:
         report.warning(where, f"{question.id}: no refs; the question cannot be practised by claim")
+    for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())):
+        if mistake.label is None:
+            report.warning(where, f"{question.id}: mistake {mistake.name} has no label; learners see only its feedback")
     for label, text in texts_of(question):
         if text.ja is None:
             report.warning(text.location or where, f"{question.id}: {label} has no Japanese ('ja'); English is shown instead")

@@ -247,7 +247,8 @@ class Misconception:
     """A named wrong answer the engine computes, with feedback and optional partial credit."""
 
     yaml_label: ClassVar[str] = "misconception"
-    name: str = field(metadata=doc("A short id such as no_scaling or divide_by_d_k."))
+    name: str = field(metadata=doc("A short id such as no_scaling or divide_by_d_k (history and statistics use it)."))
+    label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it (\"forgot the 1/√dₖ scale\")."))
     answer: Expr = field(metadata=doc("The wrong answer this mistake produces."))
     feedback: Text = field(metadata=doc("What the learner is told when their answer matches."))
     credit: float = field(default=0.0, metadata=doc("Partial credit in [0, 1) (default 0)."))
@@ -286,6 +287,7 @@ class QuestionBase:
     hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
     hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25)."))
     explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
+    follow_ups: tuple[str, ...] = field(default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one)."))
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
     version: str = field(default="", compare=False, metadata=INTERNAL)
 
@@ -308,7 +310,18 @@ class QuestionBase:
 
     @property
     def is_parametric(self) -> bool:
+        """Numbers are drawn afresh for each variant."""
         return bool(getattr(self, "params", None))
+
+    @property
+    def shuffles(self) -> bool:
+        """Options or items are shown in an order drawn for each variant; types that shuffle say so."""
+        return False
+
+    @property
+    def has_variants(self) -> bool:
+        """Variants differ (drawn numbers or a shuffled order), so a variant key carries its seed."""
+        return self.is_parametric or self.shuffles
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -318,6 +331,10 @@ class Parametric:
     params: dict[str, Param] = field(default_factory=dict, metadata=doc("Parameters drawn for each variant, in order."))
     constraints: tuple[Expr, ...] = field(default=(), metadata=doc("Conditions a draw must meet; degenerate draws are redrawn."))
     derived: dict[str, Expr] = field(default_factory=dict, metadata=doc("Values computed from the parameters, in order."))
+    worked: dict[str, Text] = field(
+        default_factory=dict,
+        metadata=doc("Worked values to show after answering, by name (a derived value, or an attention run's step such as run.weights), each with a label in words; others are folded away."),
+    )
 
 
 def option_ids(options: tuple[Option, ...]) -> list[str]:

@@ -33,6 +33,9 @@ class Result:
     marks: np.ndarray | None = None
     """For vectors and matrices: True where an element is within tolerance."""
     misconception: str | None = None
+    """The matched mistake's name (history and statistics use it)."""
+    label: Text | None = None
+    """The matched mistake as learners read it."""
     feedback: tuple[Text, ...] = ()
     """Feedback to show: the matched misconception's, or that of each option picked."""
     answer: Any = None

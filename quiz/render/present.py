@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from quiz.format.model import QuestionBase
-from quiz.grading.result import Result
+from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.plain_data import json_ready
@@ -26,6 +26,24 @@ def answer_line(variant: Variant, lang: str) -> str:
     """"Answer: ..." as printed and shown after grading; a list (an order) starts on its own line."""
     text = type_of(variant.question).answer_text(variant, lang)
     return markdown_to_plain(tr("grade.answer_key", lang, answer="\n" + text if "\n" in text else text))
+
+
+def feedback_parts(variant: Variant, result: Result, response: Any, lang: str) -> list[tuple[str, str]]:
+    """What grading said, as (part, text) in the order shown: the hint penalty, the response
+    marked, the mistake named, a near miss, then the feedback of the mistake or options picked."""
+    parts: list[tuple[str, str]] = []
+    if result.penalty and result.raw_score > 0:  # hints cost nothing when nothing was scored
+        parts.append(("penalty", tr("grade.hint_penalty", lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}")))
+    marked = None if result.verdict is Verdict.REVEALED else type_of(variant.question).marked_response(variant, result, response, lang)
+    if marked is not None:
+        parts.append(("marks", marked))
+    if result.misconception:
+        label = markdown_to_plain(variant.text(result.label, lang)).strip() if result.label else None
+        parts.append(("misconception", tr("grade.misconception", lang, label=label) if label else tr("grade.misconception_unnamed", lang)))
+    if result.details.get("close"):
+        parts.append(("close", tr("grade.close", lang)))
+    parts.extend(("feedback", markdown_to_plain(variant.text(f, lang))) for f in result.feedback)
+    return parts
 
 
 def how_to_answer(variant: Variant, lang: str) -> list[str]:

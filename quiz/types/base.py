@@ -78,7 +78,8 @@ class QuestionType(ABC):
         return None
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
-        """The learner's response with what was right and wrong marked, when the type can say."""
+        """What was right and wrong in the learner's response ("Your answer: [0.88 ✓, 0.2 ✗]",
+        the points missed, ...), when the type can say."""
         return None
 
     def self_test(self, variant: Variant) -> Iterator[str]:

@@ -12,6 +12,7 @@ from quiz.format.model import QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.render.mathtext import markdown_to_plain
 from quiz.types.base import QuestionType
 from quiz.types.reading import NONE_WORDS, item_numbers, plain_text
 from quiz.variants.variant import Variant
@@ -74,6 +75,15 @@ class ExplainType(QuestionType):
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         return {"rubric": [variant.text(p, lang) for p in _rubric(variant)]}
+
+    def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
+        """The rubric points the learner did not tick, so they see what their answer missed."""
+        if response is None:
+            return None
+        missed = [markdown_to_plain(variant.text(point, lang)).strip() for n, point in enumerate(_rubric(variant)) if n not in response]
+        if not missed:
+            return None
+        return tr("grade.points_missed", lang) + "\n" + "\n".join(f"✗ {point}" for point in missed)
 
 
 TYPE = ExplainType()

@@ -24,6 +24,11 @@ class MultiQuestion(QuestionBase):
 
     type: Literal["multi"] = "multi"
     options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`."))
+    shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
+
+    @property
+    def shuffles(self) -> bool:
+        return self.shuffle
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
         if not options.check_options(where, raw, report, self.options, 2):
@@ -74,6 +79,9 @@ class MultiType(QuestionType):
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         return options.options_json(variant, lang)
+
+    def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
+        return None if response is None else options.marked_picks(variant, response, lang)
 
 
 TYPE = MultiType()

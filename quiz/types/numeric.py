@@ -58,6 +58,28 @@ def tolerance_rule(question: NumericQuestion, lang: str) -> str:
     )
 
 
+def _decimals(x: float) -> int:
+    """How many decimal places the shortest exact form of `x` has (`0.12` → 2, `3` → 0, `1e-05` → 5)."""
+    mantissa, _, exponent = repr(float(x)).partition("e")
+    places = len(mantissa.partition(".")[2].rstrip("0"))
+    return max(0, places - int(exponent or 0))
+
+
+def rounds_to_response(key: Any, response: Any) -> bool:
+    """Is each element of the learner's answer the key rounded to the places they gave?
+
+    That is, the key lies within half a unit of the answer's last place (a tie either way). Such
+    an answer is right as far as it goes but too coarse for the tolerance: the learner is told to
+    give more significant figures, not simply that it is wrong. A 0 has no significant figure.
+    """
+    keys = np.atleast_1d(np.asarray(key, dtype=np.float64)).ravel()
+    given = np.atleast_1d(np.asarray(response, dtype=np.float64)).ravel()
+    if keys.shape != given.shape or not np.isfinite(given).all():
+        return False
+    half_units = [0.5 * 10.0 ** -_decimals(g) for g in given]
+    return all(g != 0 and abs(k - g) <= half * (1 + 1e-9) for k, g, half in zip(keys, given, half_units))
+
+
 def marked_answer(response: Any, marks: np.ndarray) -> str:
     """The learner's vector or matrix with ✓ or ✗ after each element."""
     values = np.asarray(response, dtype=np.float64)
@@ -127,10 +149,12 @@ class NumericType(QuestionType):
                     hints_used,
                     marks=element_marks,
                     misconception=misconception.name,
+                    label=misconception.label,
                     feedback=(misconception.feedback,),
                     answer=variant.answer,
                 )
-        return finish(question, 0.0, hints_used, marks=element_marks, answer=variant.answer)
+        close = rounds_to_response(variant.answer, response)
+        return finish(question, 0.0, hints_used, marks=element_marks, answer=variant.answer, details={"close": close} if close else {})
 
     def revealed_answer(self, variant: Variant) -> Any:
         return variant.answer
@@ -159,7 +183,7 @@ class NumericType(QuestionType):
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         if result.marks is None or response is None:
             return None
-        return marked_answer(response, result.marks)
+        return tr("grade.your_answer", lang, answer=marked_answer(response, result.marks))
 
     def self_test(self, variant: Variant) -> Iterator[str]:
         question: NumericQuestion = variant.question  # type: ignore[assignment]

@@ -10,7 +10,10 @@ from quiz.format.convert import Where
 from quiz.format.diagnostics import Report
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
 from quiz.format.yaml_source import YamlMap
+from quiz.i18n import tr
+from quiz.render.mathtext import markdown_to_plain
 from quiz.types.reading import plain_text, small_number, words
+from quiz.variants.shuffle import option_order
 from quiz.variants.variant import Variant
 
 MAX_OPTIONS: Final = 26
@@ -41,57 +44,73 @@ def options_of(variant: Variant) -> tuple[Option, ...]:
     return variant.question.options  # type: ignore[attr-defined,no-any-return]
 
 
+def shown(variant: Variant) -> list[tuple[str, Option]]:
+    """(id, option) in the order the variant shows them; the n-th is labelled letter(n)."""
+    options = options_of(variant)
+    ids = option_ids(options)
+    order = option_order(variant, len(options), variant.question.shuffle)  # type: ignore[attr-defined]
+    return [(ids[i], options[i]) for i in order]
+
+
 def correct_options(variant: Variant) -> list[str]:
-    """The ids of the options that are right for this variant."""
+    """The ids of the options that are right for this variant, in the order shown."""
     if variant.answer is not None:  # a parametric choice question computes its one right option
         return [variant.answer]
-    options = options_of(variant)
-    return [i for i, option in zip(option_ids(options), options) if option.correct]
+    return [i for i, option in shown(variant) if option.correct]
 
 
 def option_feedback(variant: Variant, picked: Collection[str]) -> tuple[Text, ...]:
-    """The feedback of each picked option that has some."""
-    options = options_of(variant)
-    return tuple(o.feedback for i, o in zip(option_ids(options), options) if i in picked and o.feedback is not None)
+    """The feedback of each picked option that has some, in the order shown."""
+    return tuple(o.feedback for i, o in shown(variant) if i in picked and o.feedback is not None)
 
 
 def option_lines(variant: Variant, lang: str, only: Collection[str] | None = None) -> list[str]:
-    """`a) text` for each option (or only those in `only`), with their values filled in."""
-    options = options_of(variant)
-    return [
-        f"{letter(n)}) {variant.text(o.text, lang)}"
-        for n, (i, o) in enumerate(zip(option_ids(options), options))
-        if only is None or i in only
-    ]
+    """`a) text` for each option as shown (or only those in `only`), with their values filled in."""
+    return [f"{letter(n)}) {variant.text(o.text, lang)}" for n, (i, o) in enumerate(shown(variant)) if only is None or i in only]
 
 
 def options_json(variant: Variant, lang: str) -> dict[str, Any]:
-    options = options_of(variant)
-    return {"options": [{"id": i, "text": variant.text(o.text, lang)} for i, o in zip(option_ids(options), options)]}
+    """The options as shown: id, the letter a learner types, and text."""
+    return {"options": [{"id": i, "letter": letter(n), "text": variant.text(o.text, lang)} for n, (i, o) in enumerate(shown(variant))]}
 
 
 def picks_text(variant: Variant, picks: Collection[str]) -> str:
     """Option ids written as the letters shown, in the order shown."""
-    ids = option_ids(options_of(variant))
-    return " ".join(letter(n) for n, i in enumerate(ids) if i in picks)
+    return " ".join(letter(n) for n, (i, _) in enumerate(shown(variant)) if i in picks)
+
+
+def marked_picks(variant: Variant, picks: Collection[str], lang: str) -> str:
+    """Each option as shown: ✓ picked and right, ✗ picked but wrong, "missed" right but not picked."""
+    right = set(correct_options(variant))
+    lines = []
+    for n, (i, o) in enumerate(shown(variant)):
+        if i in picks:
+            mark = "✓" if i in right else "✗"
+        elif i in right:
+            mark = tr("grade.missed", lang)
+        else:
+            continue
+        lines.append(f"{letter(n)}) {markdown_to_plain(variant.text(o.text, lang)).strip()}  {mark}")
+    return tr("grade.your_answer", lang, answer="\n" + "\n".join(lines))
 
 
 def read_picks(variant: Variant, text: str) -> list[str] | Invalid:
-    """Option ids from typed words: an option's id, or its letter or number as shown."""
+    """Option ids from typed words: an option's id, or its letter (`b`, `b)`, `(b)`) or number as shown."""
     text = plain_text(text)
     if isinstance(text, Invalid):
         return text
-    ids = option_ids(options_of(variant))
+    ids = [i for i, _ in shown(variant)]
     picks: list[str] = []
     for word in (w.lower() for w in words(text)):
         if word not in ids:  # an option's id wins; otherwise its number or letter as shown
-            number = small_number(word)
+            bare = word.strip("()")
+            number = small_number(bare)
             if number is not None and 1 <= number <= len(ids):
                 word = ids[number - 1]
-            elif len(word) == 1 and "a" <= word < letter(len(ids)):
-                word = ids[ord(word) - ord("a")]
+            elif len(bare) == 1 and "a" <= bare < letter(len(ids)):
+                word = ids[ord(bare) - ord("a")]
         if word not in ids:
-            return Invalid("response.unknown_option", {"option": word, "options": ", ".join(ids)})
+            return Invalid("response.unknown_option", {"option": word, "options": ", ".join(letter(n) for n in range(len(ids)))})
         if word not in picks:
             picks.append(word)
     return picks

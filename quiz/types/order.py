@@ -1,16 +1,23 @@
-"""The `order` type: put the steps in order; scored by the longest run in the right relative order."""
+"""The `order` type: put the steps in order; scored by the pairs of steps in the right relative order.
+
+The score is the share of pairs of items the learner puts in the right relative order, so the
+reversed list scores 0 and one step out of place costs little. An author may name critical pairs
+(`mask` before `softmax`): putting one the wrong way round is a named mistake with its feedback,
+and caps the score (at 0 unless the author sets a cap).
+"""
 
 from __future__ import annotations
 
-import bisect
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import Where
+from quiz.format.convert import INVALID, Where, describe
 from quiz.format.diagnostics import Report
-from quiz.format.model import QuestionBase, Text, doc, error_at
+from quiz.format.model import ID_PATTERN, QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
@@ -21,33 +28,112 @@ from quiz.variants.shuffle import display_order
 from quiz.variants.variant import Variant
 
 
+@dataclass(frozen=True, slots=True)
+class OrderItem:
+    """One step: its text, and an id when a critical pair names it (`{id: mask, text: ...}`)."""
+
+    text: Text
+    id: str | None = None
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
+        if not (isinstance(value, YamlMap) and "text" in value):
+            text = Text.from_yaml(value, where, report)
+            return INVALID if text is INVALID else cls(text)  # type: ignore[arg-type]
+        ok = True
+        for key in value:
+            if key not in ("id", "text"):
+                report.error(where.child(key, value.marks[key]).location(), f"{where.field}: unknown field '{key}' in an item (id, text)")
+                ok = False
+        item_id = value.get("id")
+        if item_id is not None and not (isinstance(item_id, str) and ID_PATTERN.fullmatch(item_id)):
+            at = where.child("id", value.marks["id"]).location()
+            report.error(at, f"{where.field}.id: expected a short id (lower-case letters, digits, - or _), got {describe(item_id)}")
+            ok = False
+        text = Text.from_yaml(value["text"], where.child("text", value.marks["text"]), report)
+        if text is INVALID or not ok:
+            return INVALID
+        return cls(text, item_id)  # type: ignore[arg-type]
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        return {
+            "description": "A step: its text, or {id, text} when a critical pair names it.",
+            "anyOf": [
+                Text.json_schema(),
+                {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "text": Text.json_schema()},
+                    "required": ["text"],
+                    "additionalProperties": False,
+                },
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CriticalPair:
+    """Two steps whose order matters most: putting the second before the first is a named mistake."""
+
+    yaml_label: ClassVar[str] = "critical pair"
+    pair: tuple[str, ...] = field(metadata=doc("[first, then]: the ids of two items; `first` must come before `then`."))
+    name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax."))
+    label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
+    feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
+    cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, in [0, 1) (default 0)."))
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        if len(self.pair) != 2 or self.pair[0] == self.pair[1]:
+            return error_at(where, raw, "pair", "a critical pair names two different item ids: [first, then]", report)
+        if not ID_PATTERN.fullmatch(self.name):
+            return error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
+        if not 0 <= self.cap < 1:
+            return error_at(where, raw, "cap", "a critical pair's cap must be at least 0 and below 1", report)
+        return True
+
+
 @dataclass(frozen=True, kw_only=True)
 class OrderQuestion(QuestionBase):
-    """Put the steps in order; score the longest run in the right relative order over the count."""
+    """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
 
     type: Literal["order"] = "order"
-    items: tuple[Text, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown)."))
+    items: tuple[OrderItem, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown)."))
+    critical: tuple[CriticalPair, ...] = field(default=(), metadata=doc("Pairs of steps whose wrong order is a named mistake that caps the score."))
+
+    @property
+    def shuffles(self) -> bool:
+        return True
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
         if not 2 <= len(self.items) <= 12:
             return error_at(where, raw, "items", "give between 2 and 12 items", report)
-        return True
+        ids = [item.id for item in self.items if item.id is not None]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            return error_at(where, raw, "items", f"item ids must be unique: {', '.join(duplicates)}", report)
+        ok = True
+        for pair in self.critical:
+            unknown = [i for i in pair.pair if i not in ids]
+            if unknown:
+                known = ", ".join(ids) or "no item has an id"
+                ok = error_at(where, raw, "critical", f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)} ({known})", report)
+        return ok
 
 
-def longest_ordered_run(order: Sequence[int]) -> int:
-    """Length of the longest subsequence in increasing order (patience sorting, O(n log n))."""
-    tails: list[int] = []
-    for item in order:
-        position = bisect.bisect_left(tails, item)
-        if position == len(tails):
-            tails.append(item)
-        else:
-            tails[position] = item
-    return len(tails)
+def ordered_pairs(order: Sequence[int]) -> int:
+    """How many pairs of items stand in the right relative order (i before j when i < j)."""
+    return sum(1 for a, b in itertools.combinations(order, 2) if a < b)
 
 
-def _items(variant: Variant) -> tuple[Text, ...]:
-    return variant.question.items  # type: ignore[attr-defined,no-any-return]
+def violated(question: OrderQuestion, order: Sequence[int]) -> list[CriticalPair]:
+    """The critical pairs `order` puts the wrong way round."""
+    index = {item.id: n for n, item in enumerate(question.items) if item.id is not None}
+    position = {item: at for at, item in enumerate(order)}
+    return [pair for pair in question.critical if position[index[pair.pair[0]]] > position[index[pair.pair[1]]]]
+
+
+def _items(variant: Variant) -> list[Text]:
+    return [item.text for item in variant.question.items]  # type: ignore[attr-defined]
 
 
 class OrderType(QuestionType):
@@ -55,11 +141,12 @@ class OrderType(QuestionType):
     model = OrderQuestion
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
+        """Item numbers as shown, in the learner's order: `3 1 2`, `3, 1, 2` or `[3, 1, 2]`."""
         text = plain_text(text)
         if isinstance(text, Invalid):
             return text
         count = len(_items(variant))
-        numbers = item_numbers(text, count)
+        numbers = item_numbers(text.strip("[]()"), count)
         if isinstance(numbers, Invalid):
             return numbers
         if sorted(numbers) != list(range(count)):
@@ -69,11 +156,18 @@ class OrderType(QuestionType):
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
         """The learner's order, as the items' indices in the correct order, against 0, 1, 2, ..."""
-        count = len(_items(variant))
+        question: OrderQuestion = variant.question  # type: ignore[assignment]
+        count = len(question.items)
         if sorted(response) != list(range(count)):
             raise ValueError(f"an order must list each of the {count} items once, got {list(response)}")
-        run = longest_ordered_run(response)
-        return finish(variant.question, run / count, hints_used, answer=list(range(count)), details={"ordered_run": run})
+        right, pairs = ordered_pairs(response), math.comb(count, 2)
+        raw = right / pairs
+        extra: dict[str, Any] = {}
+        mistakes = violated(question, response)
+        if mistakes:
+            raw = min(raw, *(m.cap for m in mistakes))
+            extra = {"misconception": mistakes[0].name, "label": mistakes[0].label, "feedback": tuple(m.feedback for m in mistakes)}
+        return finish(question, raw, hints_used, answer=list(range(count)), details={"ordered_pairs": right, "pairs": pairs}, **extra)
 
     def revealed_answer(self, variant: Variant) -> Any:
         return list(range(len(_items(variant))))
@@ -108,7 +202,7 @@ class OrderType(QuestionType):
         for n, item in enumerate(response, 1):
             mark = "✓" if item == n - 1 else tr("grade.belongs_at", lang, n=item + 1)
             lines.append(f"{n}. {markdown_to_plain(variant.text(items[item], lang))}  {mark}")
-        return "\n".join(lines)
+        return tr("grade.your_answer", lang, answer="\n" + "\n".join(lines))
 
 
 TYPE = OrderType()

@@ -13,8 +13,10 @@ from quiz.types.base import QuestionType
 from quiz.types.reading import plain_text
 from quiz.variants.variant import Variant
 
-TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "○", "〇"})
-FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "×", "✕"})
+# The words the prompt and the key use in either language (true/false, 正しい/誤り), and the
+# usual short answers (yes/no, はい/いいえ, ○/×).
+TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "正しい", "○", "〇"})
+FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "誤り", "正しくない", "×", "✕"})
 
 
 @dataclass(frozen=True, kw_only=True)

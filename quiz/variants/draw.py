@@ -22,7 +22,7 @@ MAX_DRAWS: Final = 100
 def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
     """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed)."""
     question = compiled.question
-    seed = seed if question.is_parametric else 0
+    seed = seed if question.has_variants else 0
     rng = np.random.default_rng(generator_seed(question.id, seed))
     for _ in range(MAX_DRAWS):
         inputs = _draw(compiled, rng)

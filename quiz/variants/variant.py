@@ -45,7 +45,7 @@ class Variant:
     @property
     def key(self) -> str:
         """A short printable key that reproduces this variant: `id#seed`, or `id` when fixed."""
-        return f"{self.question.id}#{self.seed}" if self.question.is_parametric else self.question.id
+        return f"{self.question.id}#{self.seed}" if self.question.has_variants else self.question.id
 
     def text(self, text: Text | None, lang: str) -> str:
         """A text of the question in `lang`, with its `{{ expr }}` values filled in."""

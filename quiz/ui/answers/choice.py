@@ -8,8 +8,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 
 from quiz.answers import Invalid
-from quiz.format.model import option_ids
-from quiz.types.options import letter
+from quiz.types.options import letter, shown
 from quiz.ui.answers.base import AnswerWidget, SingleChoice, plain
 
 
@@ -17,10 +16,8 @@ class ChoiceAnswer(AnswerWidget):
     """Pick one option (marked ◉)."""
 
     def compose(self) -> ComposeResult:
-        question = self.variant.question
-        ids = option_ids(question.options)
         yield SingleChoice(
-            [(i, Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(zip(ids, question.options))],
+            [(i, Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(shown(self.variant))],
             id="choices",
         )
 

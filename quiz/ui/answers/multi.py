@@ -10,8 +10,7 @@ from textual.widgets import SelectionList
 from textual.widgets.selection_list import Selection
 
 from quiz.answers import Invalid
-from quiz.format.model import option_ids
-from quiz.types.options import letter
+from quiz.types.options import letter, shown
 from quiz.ui.answers.base import AnswerWidget, plain
 
 
@@ -19,10 +18,8 @@ class MultiAnswer(AnswerWidget):
     """Checkboxes: pick every correct option."""
 
     def compose(self) -> ComposeResult:
-        question = self.variant.question
-        ids = option_ids(question.options)
         yield SelectionList[str](
-            *(Selection(Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang), i) for n, (i, o) in enumerate(zip(ids, question.options))),
+            *(Selection(Content(f"{letter(n)}) ") + plain(self.variant, o.text, self.lang), i) for n, (i, o) in enumerate(shown(self.variant))),
             id="options",
         )
 

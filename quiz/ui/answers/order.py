@@ -32,7 +32,7 @@ class OrderAnswer(AnswerWidget):
         yield ListView(*self._items(), id="order")
 
     def _items(self) -> list[ListItem]:
-        items = self.variant.question.items
+        items = [item.text for item in self.variant.question.items]
         return [ListItem(Label(Content(f"{n}. ") + plain(self.variant, items[i], self.lang))) for n, i in enumerate(self._order, 1)]
 
     async def action_move(self, step: int) -> None:

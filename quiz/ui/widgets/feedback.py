@@ -14,8 +14,7 @@ from quiz.grading.result import Result, Verdict
 from quiz.render.numbers import format_value
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.present import answer_line
-from quiz.types.registry import type_of
+from quiz.render.present import answer_line, feedback_parts
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants.variant import Variant
@@ -38,18 +37,13 @@ class FeedbackView(Vertical):
         if result.verdict is not Verdict.REVEALED:
             headline += " · " + tr("grade.score", lang, score=f"{result.score:.2f}")
         yield Label(Content(headline), id="verdict")
-        if result.penalty:
-            yield Static(tr("grade.hint_penalty", lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}"), markup=False)
-        marked = type_of(variant.question).marked_response(variant, result, self.response, lang)
-        if marked is not None and result.verdict is not Verdict.REVEALED:
-            answer = "\n" + marked if "\n" in marked else marked
-            yield Static(Content(tr("ui.your_answer", lang, answer=answer)), id="marks")
-        if result.misconception:
-            yield Static(tr("grade.misconception", lang, name=result.misconception), id="misconception", markup=False)
         # Short texts as plain Static (maths already in Unicode): a Markdown widget per line of
         # feedback would make the panel slow to appear; only the explanation needs Markdown.
-        for feedback in result.feedback:
-            yield Static(Content(markdown_to_plain(variant.text(feedback, lang))), classes="option-feedback")
+        for part, text in feedback_parts(variant, result, self.response, lang):
+            if part == "feedback":
+                yield Static(Content(text), classes="option-feedback")
+            else:
+                yield Static(Content(text), id=part)
         yield Static(Content(answer_line(variant, lang)), id="answer-key")
         yield Vertical(id="worked")
 

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quiz import __version__
-from quiz.commands import CommandError, grade, practice, schema, show, validate
+from quiz.commands import CommandError, coverage, grade, practice, schema, show, validate
 from quiz.commands import list as list_command
 
-COMMANDS = (practice, list_command, show, grade, validate, schema)
+COMMANDS = (practice, list_command, show, grade, validate, schema, coverage)
 
 
 def _bank_option(dest: str) -> argparse.ArgumentParser:

@@ -103,3 +103,27 @@ def test_a_claim_with_an_unknown_topic_is_reported_at_its_line(tmp_path):
     [error] = report.errors
     assert error.location.line == 5
     assert error.message == "claim C2: unknown topic 'sofmax' (did you mean 'softmax'?)"
+
+
+FOLLOW_UPS = """\
+- {id: a, type: truefalse, topic: scaling, prompt: A., answer: true, follow_ups: [b]}
+- {id: b, type: truefalse, topic: scaling, prompt: B., answer: true, follow_ups: [c, bb]}
+- {id: c, type: truefalse, topic: scaling, prompt: C., answer: true, follow_ups: [a]}
+- {id: d, type: truefalse, topic: scaling, prompt: D., answer: true, follow_ups: [a]}
+"""
+
+
+def test_follow_ups_must_name_questions_of_the_bank_and_never_lead_back(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(FOLLOW_UPS, encoding="utf-8")
+    bank = load_bank([path])
+    messages = [d.message for d in bank.report.errors]
+    assert "b: follow_ups: no question 'bb' in the bank (did you mean 'b'?)" in messages
+    assert "a: follow_ups lead back round: a → b → c → a" in messages
+    assert len(messages) == 2 and len(bank) == 4  # reported, and the questions still load
+
+
+def test_follow_ups_without_a_cycle_are_fine(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(FOLLOW_UPS.replace("follow_ups: [a]}", "follow_ups: []}").replace(", bb]", "]"), encoding="utf-8")
+    assert load_bank([path]).report.errors == []

@@ -218,3 +218,13 @@ def test_the_key_show_prints_is_accepted_back(capsys, pack):
         out = run(capsys, "show", "p-one", "--seed", seed, "--json", "--bank", str(pack))[1]
         key = json.loads(out)["key"]
         assert run(capsys, "show", key, "--json", "--bank", str(pack))[1] == out
+
+
+def test_coverage_lists_every_claim_with_its_questions_and_the_uncited(capsys, pack):
+    code, out, _ = run(capsys, "coverage", "--json", "--bank", str(pack))
+    data = json.loads(out)
+    assert code == 0 and set(data["claims"]) >= {"A1", "C6", "X14"}
+    assert "p-one" in data["claims"]["C6"]
+    assert data["uncited"] == [claim for claim, ids in data["claims"].items() if not ids]
+    code, text, _ = run(capsys, "coverage", "--bank", str(pack))
+    assert code == 0 and f"uncited claims ({len(data['uncited'])})" in text

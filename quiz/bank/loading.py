@@ -16,6 +16,7 @@ from pathlib import Path
 from quiz import locations
 from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.bank.bank import Bank
+from quiz.bank.links import check_follow_ups
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
 from quiz.format.convert import INVALID, Where
 from quiz.format.model import QuestionBase
@@ -64,6 +65,7 @@ def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = ())
                 seen_files.add(path.resolve())
                 bank.files.append(path)
                 _load_file(path, bank)
+    check_follow_ups(bank.questions, bank.report)
     return bank
 
 

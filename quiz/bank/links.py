@@ -1,0 +1,50 @@
+"""Checks across questions: every follow-up names a question of the bank, and none leads back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quiz.format.convert import did_you_mean
+from quiz.format.diagnostics import Location, Report
+from quiz.format.model import QuestionBase
+
+
+def check_follow_ups(questions: dict[str, QuestionBase], report: Report) -> None:
+    """Report follow-ups naming unknown ids, and chains of follow-ups that come back round."""
+    for question in questions.values():
+        where = question.source or Location(Path("<bank>"))
+        for follow_up in question.follow_ups:
+            if follow_up not in questions:
+                hint = did_you_mean(follow_up, list(questions))
+                report.error(where, f"{question.id}: follow_ups: no question '{follow_up}' in the bank{hint}")
+    for cycle in _cycles(questions):
+        first = questions[cycle[0]]
+        report.error(first.source or Location(Path("<bank>")), f"{first.id}: follow_ups lead back round: {' → '.join([*cycle, cycle[0]])}")
+
+
+def _cycles(questions: dict[str, QuestionBase]) -> list[list[str]]:
+    """Each cycle of follow-ups once, found by depth-first search (iterative: packs can be deep)."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+    cycles: list[list[str]] = []
+    for start in questions:
+        if start in state:
+            continue
+        path: list[str] = []
+        stack: list[tuple[str, int]] = [(start, 0)]
+        while stack:
+            node, index = stack.pop()
+            if index == 0:
+                state[node] = 1
+                path.append(node)
+            nexts = [n for n in questions[node].follow_ups if n in questions]
+            if index < len(nexts):
+                stack.append((node, index + 1))
+                child = nexts[index]
+                if state.get(child) == 1:
+                    cycles.append(path[path.index(child) :])
+                elif child not in state:
+                    stack.append((child, 0))
+            else:
+                state[node] = 2
+                path.pop()
+    return cycles

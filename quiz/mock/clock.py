@@ -1,0 +1,94 @@
+"""Interview time: a deadline computed from the stored start, on a clock nothing can stretch.
+
+The clock is Linux's CLOCK_BOOTTIME where there is one (it keeps counting while a laptop is
+suspended, unlike the monotonic clock) and the monotonic clock elsewhere; neither moves when the
+wall clock is changed. The start is stored with the boot's id, so a mock resumed after a crash
+on the same boot keeps its deadline exactly; after a reboot only the wall clock can tell how much
+time passed, and that is what is used then. Every reader takes the clock as an argument, so
+tests set the time instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+Clock = Callable[[], float]
+"""Seconds on a clock that only moves forward."""
+
+QUESTION_WARNING: Final = 0.2
+"""Warn when a question has this share of its budget left."""
+INTERVIEW_WARNING: Final = 60.0
+"""Warn when the interview has this many seconds left."""
+_BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+
+
+def interview_clock() -> float:
+    """Seconds since boot, suspended time included where the system can tell (CLOCK_BOOTTIME)."""
+    boottime = getattr(time, "CLOCK_BOOTTIME", None)
+    return time.clock_gettime(boottime) if boottime is not None else time.monotonic()
+
+
+def boot_id() -> str:
+    """This boot's id (Linux), or "" where the system has none: readings of `interview_clock`
+    from different boots cannot be compared."""
+    try:
+        return _BOOT_ID.read_text(encoding="ascii").strip()
+    except OSError:
+        return ""
+
+
+@dataclass(frozen=True)
+class StoredStart:
+    """When an interview started, as stored with it: on the interview clock and the wall clock."""
+
+    clock: float
+    wall: float
+    boot: str
+
+    @classmethod
+    def now(cls, clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None) -> StoredStart:
+        return cls(clock(), wall(), boot_id() if boot is None else boot)
+
+    def elapsed(self, clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None) -> float:
+        """Seconds since the start: on the interview clock on the same boot, else by the wall clock."""
+        same_boot = (boot_id() if boot is None else boot) == self.boot and self.boot != ""
+        elapsed = clock() - self.clock if same_boot else wall() - self.wall
+        return max(0.0, elapsed)
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """A length of time from a start on `clock`: what is left, and whether it is over or nearly."""
+
+    start: float
+    length: float
+    clock: Clock = interview_clock
+
+    def elapsed(self) -> float:
+        return max(0.0, self.clock() - self.start)
+
+    def remaining(self) -> float:
+        return max(0.0, self.length - self.elapsed())
+
+    def over(self) -> bool:
+        return self.elapsed() >= self.length
+
+    def warn_interview(self) -> bool:
+        """The interview's last minute (or the last fifth of a shorter one)."""
+        return not self.over() and self.remaining() <= min(INTERVIEW_WARNING, QUESTION_WARNING * self.length)
+
+    def warn_question(self) -> bool:
+        """A question with a fifth of its budget left, not yet over."""
+        return not self.over() and self.remaining() <= QUESTION_WARNING * self.length
+
+
+def clock_text(seconds: float) -> str:
+    """`mm:ss` (or `h:mm:ss`), rounded up so a countdown reads 00:01 until it is truly over."""
+    whole = int(-(-seconds // 1))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"

@@ -1,0 +1,86 @@
+"""The interviewer's sheet: a mock interview on paper, so a person can run it for a friend.
+
+It lists the time plan, then each question as the candidate sees it (its variant's numbers),
+the answer key with its tolerance, the mistakes to listen for and what each reveals, the
+follow-ups to probe with, and for spoken questions the model answer and the checklist. Maths is
+written as Unicode, as the app shows it. The same plan gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from quiz.bank import Bank
+from quiz.i18n import tr
+from quiz.mock.clock import clock_text
+from quiz.mock.compose import MockPlan
+from quiz.render.mathtext import markdown_to_plain
+from quiz.render.numbers import format_array_inline
+from quiz.render.present import answer_line, prompt_preview
+from quiz.types.registry import type_of
+from quiz.variants.draw import make_variant
+from quiz.variants.variant import Variant
+
+
+def plan_variants(bank: Bank, plan: MockPlan) -> list[Variant]:
+    """Each planned question's variant, in the order asked."""
+    variants = []
+    for planned in plan.questions:
+        compiled = bank.compiled(planned.question_id)
+        assert compiled is not None, f"{planned.question_id} was planned but does not compile"
+        variants.append(make_variant(compiled, planned.seed))
+    return variants
+
+
+def _plain(text: str) -> str:
+    return markdown_to_plain(text).strip()
+
+
+def interviewer_sheet(bank: Bank, plan: MockPlan, lang: str) -> str:
+    """The sheet as Markdown, in `lang`."""
+    variants = plan_variants(bank, plan)
+    minutes = plan.options.minutes
+    lines = [
+        f"# {tr('mock.sheet_title', lang, key=plan.key)}",
+        "",
+        tr("mock.sheet_summary", lang, minutes=f"{minutes:g}", count=len(variants), planned=clock_text(plan.planned_seconds)),
+        "",
+        tr("mock.sheet_rules", lang),
+        "",
+        f"## {tr('mock.time_plan', lang)}",
+        "",
+        f"| # | {tr('mock.col_question', lang)} | {tr('mock.col_topic', lang)} | {tr('mock.col_level', lang)} | {tr('mock.col_budget', lang)} | {tr('mock.col_by', lang)} |",
+        "|---|---|---|---|---|---|",
+    ]
+    elapsed = 0.0
+    for n, (planned, variant) in enumerate(zip(plan.questions, variants), 1):
+        elapsed += planned.budget
+        topic = bank.claims.topics[variant.question.topic].label(lang) if variant.question.topic in bank.claims.topics else variant.question.topic
+        lines.append(f"| {n} | `{variant.key}` | {topic} | {variant.question.difficulty} | {clock_text(planned.budget)} | {clock_text(elapsed)} |")
+    for n, (planned, variant) in enumerate(zip(plan.questions, variants), 1):
+        lines += ["", *_question_section(bank, n, variant, planned.budget, lang)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang: str) -> list[str]:
+    question = variant.question
+    kind = type_of(question)
+    spoken = kind.name == "explain"  # its key is the model answer, shown below with the checklist
+    lines = [f"## {n}. `{variant.key}` · {clock_text(budget)}", "", f"**{tr('mock.sheet_asked', lang)}**", "", _plain(variant.text(question.prompt, lang))]
+    if not spoken:
+        lines += ["", *(_plain(line) for line in kind.how_to_answer(variant, lang)), "", f"**{tr('mock.sheet_key', lang)}** {answer_line(variant, lang)}"]
+    mistakes = [*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())]
+    if mistakes:
+        lines += ["", f"**{tr('mock.sheet_listen', lang)}**", ""]
+        values = variant.misconceptions
+        for mistake in mistakes:
+            label = _plain(variant.text(mistake.label, lang)) if mistake.label else mistake.name
+            value = f" ({tr('mock.sheet_gives', lang)} {format_array_inline(values[mistake.name])})" if mistake.name in values else ""
+            lines.append(f"- **{label}**{value}: {_plain(variant.text(mistake.feedback, lang))}")
+    if spoken:
+        lines += ["", f"**{tr('mock.sheet_model', lang)}**", "", _plain(variant.text(question.model_answer, lang))]  # type: ignore[attr-defined]
+        lines += ["", f"**{tr('mock.sheet_checklist', lang)}**", ""]
+        lines += [f"- [ ] {_plain(variant.text(point, lang))}" for point in question.rubric]  # type: ignore[attr-defined]
+    follow_ups = [bank.questions[i] for i in question.follow_ups if i in bank.questions]
+    if follow_ups:
+        lines += ["", f"**{tr('mock.sheet_follow_ups', lang)}**", ""]
+        lines += [f"- `{f.id}`: {prompt_preview(f, lang, 160)}" for f in follow_ups]
+    return lines

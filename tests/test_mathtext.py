@@ -434,3 +434,17 @@ def test_every_bank_text_shows_its_maths(markdown):
     assert not types(markdown) & MATHS_TOKENS
     # A formula the parser did not take as maths would show its dollars.
     assert "$" not in markdown_to_plain(markdown)
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("注意重みは\nいくつですか。", "注意重みはいくつですか。"),  # between kana: joined
+        ("聞かれました。\n次に", "聞かれました。次に"),  # after 。: joined
+        ("係数 $d_k$ を\n求めます", "係数 dₖ を求めます"),  # maths beside it does not matter
+        ("two English\nwords", "two English words"),  # English keeps its space
+        ("値は\n0.5 です", "値は 0.5 です"),  # a kana before a digit: Latin text keeps the space
+    ],
+)
+def test_a_line_break_inside_japanese_joins_without_a_space(source, shown):
+    assert markdown_to_plain(source) == shown

@@ -33,7 +33,44 @@ def make_markdown_parser() -> MarkdownIt:
     )
     # After linkify, so no formula becomes a link; before text_join, which merges our text tokens.
     parser.core.ruler.before("text_join", "maths_to_text", _maths_to_text)
+    parser.core.ruler.before("text_join", "cjk_line_joins", _join_cjk_lines)
     return parser
+
+
+def is_cjk(char: str) -> bool:
+    """Han, kana, and the punctuation and full-width forms Japanese is set in: no spaces between."""
+    code = ord(char)
+    return (
+        0x3000 <= code <= 0x30FF  # CJK punctuation, hiragana, katakana
+        or 0x3400 <= code <= 0x4DBF  # CJK extension A
+        or 0x4E00 <= code <= 0x9FFF  # CJK unified ideographs
+        or 0xF900 <= code <= 0xFAFF  # compatibility ideographs
+        or 0xFF00 <= code <= 0xFFEF  # full-width and half-width forms
+    )
+
+
+def _join_cjk_lines(state: StateCore) -> None:
+    """Core rule: a line break inside a Japanese paragraph joins the lines without a space.
+
+    Markdown turns a source line break into a space, which is right between English words but
+    shows as a stray gap in Japanese (「注意重みは いくつ」). So a soft break between two CJK
+    characters, or after CJK punctuation such as 。、」, is dropped.
+    """
+    for token in state.tokens:
+        if not token.children:
+            continue
+        children = token.children
+        kept = []
+        for n, child in enumerate(children):
+            if child.type == "softbreak" and 0 < n < len(children) - 1:
+                before, after = children[n - 1].content, children[n + 1].content
+                if before and after and is_cjk(before[-1]) and (is_cjk(after[0]) or before[-1] in _CLOSING):
+                    continue
+            kept.append(child)
+        token.children = kept
+
+
+_CLOSING = frozenset("。、，．」』）〕】！？：；")
 
 
 def _maths_to_text(state: StateCore) -> None:

@@ -9,7 +9,9 @@ from engine.backward import attention_backward
 from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
+from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
 from engine.masks import causal_mask
+from engine.online import blockwise_attention
 from engine.softmax import entropy, log_softmax, naive_softmax, softmax, softmax_jacobian, softmax_vjp
 from engine.statistics import HeadStats, ScoreVariance, head_stats, head_stats_from_trace, score_variance
 
@@ -22,6 +24,7 @@ __all__ = [
     "ScoreVariance",
     "attention",
     "attention_backward",
+    "blockwise_attention",
     "causal_mask",
     "diagnose",
     "entropy",
@@ -30,6 +33,7 @@ __all__ = [
     "log_softmax",
     "merge_heads",
     "naive_softmax",
+    "repeat_kv_heads",
     "scaled_dot_product_attention",
     "score_variance",
     "self_attention",
@@ -37,4 +41,5 @@ __all__ = [
     "softmax_jacobian",
     "softmax_vjp",
     "split_heads",
+    "sum_kv_head_groups",
 ]

@@ -20,6 +20,7 @@ from engine.faults import (
     unsplit_heads,
     unsplit_heads_backward,
 )
+from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
 from engine.masks import all_but_last_row, causal_mask, read_attn_mask
 from engine.softmax import naive_softmax, softmax
 
@@ -71,16 +72,9 @@ class PreparedCall:
         if self.settings.unsplit_heads:
             d_query, d_key = unsplit_heads_backward(d_query), unsplit_heads_backward(d_key)
         if self.kv_groups > 1:
-            d_key = _sum_head_groups(d_key, self.kv_groups)
-            d_value = _sum_head_groups(d_value, self.kv_groups)
+            d_key = sum_kv_head_groups(d_key, self.kv_groups)
+            d_value = sum_kv_head_groups(d_value, self.kv_groups)
         return d_query, d_key, d_value
-
-
-def _sum_head_groups(grad: np.ndarray, groups: int) -> np.ndarray:
-    """The chain rule through repeating each key/value head `groups` times: sum each run of heads."""
-    *batch, n_heads, T, D = grad.shape
-    grad = grad.reshape(*batch, n_heads // groups, groups, T, D)  # (..., Hkv, groups, T, D)
-    return grad.sum(axis=-3)  # (..., Hkv, T, D)
 
 
 def _compute_dtype(*arrays: np.ndarray) -> type[np.floating]:
@@ -154,9 +148,8 @@ def prepare_call(
 
     kv_groups = n_heads // key.shape[-3] if enable_gqa and query.ndim >= 3 else 1
     if kv_groups > 1:
-        # PyTorch's repeat_interleave: query heads g·h … g·h + g − 1 share key/value head h
-        key = np.repeat(key, kv_groups, axis=-3)  # (..., H, S, E)
-        value = np.repeat(value, kv_groups, axis=-3)  # (..., H, S, Ev)
+        key = repeat_kv_heads(key, kv_groups)  # (..., H, S, E)
+        value = repeat_kv_heads(value, kv_groups)  # (..., H, S, Ev)
     if settings.unsplit_heads:
         query, key = unsplit_heads(query), unsplit_heads(key)  # (..., H, L, H·E), (..., H, S, H·E)
 

@@ -1,0 +1,316 @@
+"""The child side of the code sandbox: load the candidate's file, call its functions, hand back data.
+
+`quiz.code.sandbox` runs this file as a script, `python -I -B harness.py WORKDIR`. It imports the
+standard library and numpy only, never the quiz: the candidate's process holds nothing of ours.
+WORKDIR holds config.json (limits and the calls to make), inputs.npz (the arrays) and source.py
+(the candidate's file); this script writes outputs.npz (arrays, no pickles) and report.json
+(statuses and located errors). Every problem is reported with the line of the candidate's file
+it happened on; the parent turns reports into messages.
+
+The limits protect the app, not a secret: the code is the learner's own, on their own machine.
+An audit hook refuses process creation, signals to other processes, changes to the limits and
+loading C libraries through ctypes (which could call fork directly); RLIMIT_NPROC backs it for
+users other than root, for whom the kernel does not enforce it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import signal
+import sys
+import traceback
+
+# Audit events that would start or signal another process, or lift the limits set below.
+REFUSED_EVENTS = frozenset(
+    {
+        "ctypes.dlopen",
+        "os.exec",
+        "os.fork",
+        "os.forkpty",
+        "os.kill",
+        "os.killpg",
+        "os.posix_spawn",
+        "os.spawn",
+        "os.system",
+        "resource.prlimit",
+        "resource.setrlimit",
+        "signal.pthread_kill",
+        "subprocess.Popen",
+    }
+)
+NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats: what np.save writes without pickle
+MESSAGE_CHARS = 600  # an exception's message is cut to this many characters
+# Kinds whose report carries the exception's bare argument (event, module, exit code), not `Type: message`
+BARE_DETAIL = frozenset({"refused", "forbidden_import", "os_exit", "exit"})
+
+
+class CpuLimit(BaseException):
+    """Raised at the CPU-time limit (SIGXCPU); a BaseException, so `except Exception` cannot swallow it."""
+
+
+class WallLimit(BaseException):
+    """Raised at the wall-clock limit (SIGALRM), for code that waits rather than computes."""
+
+
+class ExitCalled(BaseException):
+    """Raised in place of os._exit, so that the exit is reported with its line."""
+
+
+class Refused(RuntimeError):
+    """An operation the sandbox does not allow (its audit event is the message)."""
+
+
+class ForbiddenImport(ImportError):
+    """An import of a module the candidate's code must not see (the quiz itself)."""
+
+
+class NoInput(io.TextIOBase):
+    """Standard input that refuses to be read: the candidate's function gets its data as arguments."""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        raise EOFError("standard input is not available to your code")
+
+    def readline(self, size: int | None = -1) -> str:  # input() reads through readline
+        raise EOFError("standard input is not available to your code")
+
+
+class CappedText(io.TextIOBase):
+    """Collects what print() writes, up to `cap` characters; the rest is counted as cut, not kept."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap, self.parts, self.size, self.truncated = cap, [], 0, False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.cap - self.size
+        if len(text) > room:
+            self.truncated = True
+        if room > 0:
+            self.parts.append(text[:room])
+            self.size += min(len(text), room)
+        return len(text)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+def set_limits(config: dict) -> None:
+    """CPU time, address space, file size and processes, never above the limits we were started with."""
+
+    def cap(which: int, soft: int, hard: int) -> None:
+        _, current_hard = resource.getrlimit(which)
+        if current_hard != resource.RLIM_INFINITY:
+            soft, hard = min(soft, current_hard), min(hard, current_hard)
+        try:
+            resource.setrlimit(which, (soft, hard))
+        except (ValueError, OSError):  # a limit the system will not lower: the others still hold
+            pass
+
+    cpu = max(1, round(config["cpu_seconds"]))
+    cap(resource.RLIMIT_CORE, 0, 0)  # SIGXCPU's default action would dump core
+    cap(resource.RLIMIT_CPU, cpu, cpu + 1)  # SIGXCPU at the soft limit, SIGKILL a second later
+    cap(resource.RLIMIT_AS, config["memory_bytes"], config["memory_bytes"])
+    cap(resource.RLIMIT_FSIZE, config["file_bytes"], config["file_bytes"])
+    if hasattr(resource, "RLIMIT_NPROC"):  # not enforced for root: the audit hook covers that case
+        cap(resource.RLIMIT_NPROC, 0, 0)
+
+
+def raise_on(signum: int, error: type[BaseException]) -> None:
+    def handler(_signum, _frame):
+        raise error()
+
+    signal.signal(signum, handler)
+
+
+def install_guards(forbidden_modules: list[str]) -> None:
+    """Refuse process creation and imports of `forbidden_modules`; make os._exit a reported exit."""
+    forbidden = frozenset(forbidden_modules)
+
+    def hook(event: str, args: tuple) -> None:
+        if event in REFUSED_EVENTS:
+            raise Refused(event)
+        if event == "import" and args and str(args[0]).partition(".")[0] in forbidden:
+            raise ForbiddenImport(str(args[0]))
+
+    def exit_called(code: int = 0) -> None:
+        raise ExitCalled(code)
+
+    os._exit = exit_called
+    sys.modules["posix"]._exit = exit_called
+    sys.addaudithook(hook)
+
+
+def message_of(error: BaseException) -> str:
+    """`Type: message`, cut short; str() of a candidate's exception may itself fail."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    name = type(error).__name__
+    text = f"{name}: {text}" if text else name
+    return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
+
+
+def located(kind: str, error: BaseException | None, filename: str, lines: list[str], **extra) -> dict:
+    """A report of `error`: its kind and message, and the deepest line of the candidate's file it passed."""
+    detail = "" if error is None else str(error)[:MESSAGE_CHARS] if kind in BARE_DETAIL else message_of(error)
+    report = {"kind": kind, "detail": detail, **extra}
+    frames = traceback.extract_tb(error.__traceback__) if error is not None else []
+    ours = [f for f in frames if f.filename == filename]
+    if ours:
+        frame = ours[-1]
+        report["line"], report["function"] = frame.lineno, frame.name
+        if frame.lineno and 0 < frame.lineno <= len(lines):
+            report["text"] = lines[frame.lineno - 1].strip()[:MESSAGE_CHARS]
+    return report
+
+
+def classify(error: BaseException) -> str:
+    """The report kind of an exception raised while the candidate's code ran."""
+    for kind, types in (
+        ("cpu_limit", CpuLimit),
+        ("wall_limit", WallLimit),
+        ("os_exit", ExitCalled),
+        ("exit", SystemExit),
+        ("refused", Refused),
+        ("forbidden_import", ForbiddenImport),
+        ("memory", MemoryError),
+        ("recursion", RecursionError),
+        ("stdin", EOFError),
+    ):
+        if isinstance(error, types):
+            return kind
+    return "exception"
+
+
+def check_return(value, returns: int, max_elements: int, np) -> tuple[list, dict | None]:
+    """The arrays in `value`, or a report of why it is not what the function must return."""
+    if returns == 1:
+        items = [value]
+    elif isinstance(value, (tuple, list)) and len(value) == returns:
+        items = list(value)
+    else:
+        got = f"{type(value).__name__} of {len(value)}" if isinstance(value, (tuple, list)) else type(value).__name__
+        return [], {"kind": "bad_return", "detail": f"tuple of {returns} arrays", "got": got}
+    arrays = []
+    for item in items:
+        if not isinstance(item, (np.ndarray, np.generic)):
+            return [], {"kind": "bad_return", "detail": "numpy array", "got": type(item).__name__}
+        array = np.asarray(item)
+        if array.dtype.kind not in NUMERIC_KINDS:
+            return [], {"kind": "bad_return", "detail": "numpy array of numbers", "got": f"dtype {array.dtype}"}
+        if array.size > max_elements:
+            return [], {"kind": "bad_return", "detail": "numpy array", "got": f"{array.size} elements"}
+        arrays.append(array)
+    return arrays, None
+
+
+def argument(spec: dict, inputs: dict):
+    """A call's argument: a fresh copy of an input array, or a plain value."""
+    if "array" in spec:
+        return inputs[spec["array"]].copy()  # the candidate may write into its arguments
+    return spec.get("value")
+
+
+def main(workdir: str) -> None:
+    os.chdir(workdir)
+    with open("config.json", encoding="utf-8") as file:
+        config = json.load(file)
+    set_limits(config)
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file past the size limit fails to write, no kill
+    raise_on(signal.SIGXCPU, CpuLimit)
+    raise_on(signal.SIGALRM, WallLimit)
+    signal.setitimer(signal.ITIMER_REAL, config["wall_seconds"])
+
+    import numpy as np
+
+    # kept before the candidate's code runs, which may rebind the names (os._exit always is)
+    real_exit, dumps, savez, open_file = os._exit, json.dumps, np.savez, open
+    with np.load("inputs.npz", allow_pickle=False) as archive:
+        inputs = {name: archive[name] for name in archive.files}
+    with open("source.py", encoding="utf-8", errors="replace") as file:
+        source = file.read()
+    filename, lines = config["filename"], source.splitlines()
+    captured = CappedText(config["output_chars"])
+    sys.stdout = sys.stderr = captured
+    sys.stdin = NoInput()
+
+    report: dict = {"load_error": None, "calls": []}
+    outputs: dict = {}
+    install_guards(config["forbidden_modules"])
+    try:
+        namespace = run_source(source, filename, lines, report)
+        for index, call in enumerate(config["calls"]):
+            if namespace is None:
+                break
+            status = run_call(call, namespace, inputs, filename, lines, np)
+            if "arrays" in status:
+                for position, array in enumerate(status.pop("arrays")):
+                    outputs[f"r{index}_{position}"] = array
+            report["calls"].append(status)
+            if status.get("kind") in ("cpu_limit", "wall_limit"):
+                break  # the budget is spent: the remaining calls are not run
+    except (CpuLimit, WallLimit) as limit:  # arrived between the candidate's calls
+        report["load_error"] = {"kind": classify(limit), "detail": ""}
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+    report["output"], report["output_truncated"] = captured.text(), captured.truncated
+    savez("outputs.npz", **outputs)
+    with open_file("report.json", "w", encoding="utf-8") as file:
+        file.write(dumps(report))
+    real_exit(0)  # skips whatever the candidate registered with atexit
+
+
+def run_source(source: str, filename: str, lines: list[str], report: dict) -> dict | None:
+    """The candidate's module namespace, or None with report["load_error"] set."""
+    try:
+        code = compile(source, filename, "exec")
+    except SyntaxError as error:
+        report["load_error"] = {
+            "kind": "syntax",
+            "detail": f"{type(error).__name__}: {error.msg}",
+            "line": error.lineno,
+            "column": error.offset,
+            "text": (error.text or "").strip()[:MESSAGE_CHARS],
+        }
+        return None
+    except (ValueError, MemoryError, RecursionError) as error:  # NUL bytes, nesting too deep to parse
+        report["load_error"] = {"kind": "syntax", "detail": message_of(error)}
+        return None
+    namespace = {"__name__": "solution", "__file__": filename, "__builtins__": __builtins__}
+    try:
+        exec(code, namespace)
+    except BaseException as error:
+        report["load_error"] = located(classify(error), error, filename, lines)
+        return None
+    return namespace
+
+
+def run_call(call: dict, namespace: dict, inputs: dict, filename: str, lines: list[str], np) -> dict:
+    """Call one of the candidate's functions: {"status": "ok", "arrays": [...]} or a located error."""
+    function = namespace.get(call["function"])
+    if function is None:
+        return {"status": "error", "kind": "missing_function", "detail": call["function"]}
+    if not callable(function):
+        return {"status": "error", "kind": "not_callable", "detail": call["function"]}
+    try:
+        value = function(*(argument(spec, inputs) for spec in call["args"]))
+        arrays, problem = check_return(value, call["returns"], call["max_elements"], np)
+    except BaseException as error:
+        return {"status": "error", **located(classify(error), error, filename, lines)}
+    if problem is not None:
+        return {"status": "error", **problem}
+    return {"status": "ok", "arrays": arrays}
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

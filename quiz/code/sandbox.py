@@ -1,0 +1,287 @@
+"""Run a candidate's Python file in a separate, limited process and bring back its functions' results.
+
+The child is `python -I -B harness.py` (stdlib and numpy only, nothing of the quiz): no standard
+input, a CPU-time and a memory limit, bounded output, process creation refused, and a wall-clock
+timeout after which its whole process group is killed. Arguments go to it and results come back
+as .npz files read with allow_pickle=False, and a JSON report; nothing from the child is
+unpickled. Whatever the code does, the caller gets values: results, or errors located at lines
+of the candidate's file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import unicodedata
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HARNESS = Path(__file__).with_name("harness.py")
+REPORT_BYTES = 1 << 20  # a report is statuses and short messages; anything larger is not ours
+GRACE_SECONDS = 2.0  # past the wall limit, the child has had its chance to report
+# Numerical libraries start one thread per core unless told otherwise, each with its own
+# buffers: one thread keeps numpy well inside the memory limit and off the other cores.
+CHILD_ENV = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "NUMEXPR_NUM_THREADS": "1",
+    "LC_ALL": "C.UTF-8",
+    "PATH": os.defpath,
+}
+
+Argument = np.ndarray | int | float | bool | str | None
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the candidate's process may use. The defaults are the product's; tests pass smaller ones."""
+
+    cpu_seconds: float = 5.0
+    memory_bytes: int = 1 << 30
+    wall_seconds: float = 10.0
+    output_chars: int = 4000  # printed text kept for the learner; the rest is cut
+    file_bytes: int = 64 << 20  # any one file the process writes, results included
+    source_chars: int = 200_000
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of the candidate's function `function` with positional `args`, returning `returns` arrays."""
+
+    function: str
+    args: tuple[Argument, ...]
+    returns: int = 1
+    max_elements: int = 1 << 20  # a larger result is refused rather than written
+
+
+@dataclass(frozen=True)
+class RunError:
+    """Why code did not give a result, located in the candidate's file where a line is known.
+
+    kind: syntax, exception, exit, os_exit, cpu_limit, wall_limit, memory, recursion, stdin,
+    refused (process creation and the like), forbidden_import, missing_function, not_callable,
+    bad_return, too_long (the source), crash (killed by a signal), ended (exited without results).
+    """
+
+    kind: str
+    detail: str = ""  # the exception as `Type: message`, the missing name, or what was expected
+    line: int | None = None
+    function: str | None = None  # the candidate's function the line belongs to
+    text: str = ""  # that line of the candidate's file
+    got: str = ""  # for bad_return: what came back instead
+    column: int | None = None  # for syntax errors
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """The arrays one call returned (a 1-tuple for a single array), or why there are none."""
+
+    arrays: tuple[np.ndarray, ...] | None
+    error: RunError | None = None
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Every call's result; `load_error` when the file itself could not be run (then no call ran)."""
+
+    calls: tuple[CallResult, ...]
+    load_error: RunError | None
+    output: str  # what the code printed, control characters shown as escapes
+    output_truncated: bool
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """`text` safe for a terminal: control and format characters as \\x.. escapes; at most `limit` characters."""
+    safe = "".join(
+        char if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co") else _escape(char)
+        for char in text
+    )
+    return safe if limit is None or len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def run_calls(
+    source: str,
+    calls: Sequence[Call],
+    *,
+    filename: str = "solution.py",
+    limits: Limits = Limits(),
+    forbidden_modules: Sequence[str] = ("quiz", "engine"),
+) -> RunResult:
+    """Run `source` in a child process and make `calls` to its functions, in order.
+
+    `filename` is how tracebacks and messages name the file. `forbidden_modules` cannot be
+    imported by the code (the quiz and its engine would give the answers away).
+    """
+    if len(source) > limits.source_chars:
+        too_long = RunError("too_long", detail=str(limits.source_chars))
+        return RunResult(calls=(), load_error=too_long, output="", output_truncated=False)
+    with tempfile.TemporaryDirectory(prefix="quiz-code-") as workdir:
+        work = Path(workdir)
+        _write_inputs(work, source, calls, filename, limits, forbidden_modules)
+        stopped = _run_child(work, limits)
+        return _read_results(work, calls, stopped, limits)
+
+
+def _write_inputs(
+    work: Path, source: str, calls: Sequence[Call], filename: str, limits: Limits, forbidden: Sequence[str]
+) -> None:
+    """config.json, inputs.npz and source.py for the harness."""
+    arrays: dict[str, np.ndarray] = {}
+
+    def spec(value: Argument) -> dict:
+        if isinstance(value, np.ndarray):
+            name = f"a{len(arrays)}"
+            arrays[name] = value
+            return {"array": name}
+        return {"value": value}
+
+    config = {
+        "filename": filename,
+        "cpu_seconds": limits.cpu_seconds,
+        "wall_seconds": limits.wall_seconds,
+        "memory_bytes": limits.memory_bytes,
+        "file_bytes": limits.file_bytes,
+        "output_chars": limits.output_chars,
+        "forbidden_modules": list(forbidden),
+        "calls": [
+            {
+                "function": call.function,
+                "args": [spec(arg) for arg in call.args],
+                "returns": call.returns,
+                "max_elements": call.max_elements,
+            }
+            for call in calls
+        ],
+    }
+    np.savez(work / "inputs.npz", **arrays)
+    (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    (work / "source.py").write_text(source, encoding="utf-8", errors="replace")
+
+
+def _run_child(work: Path, limits: Limits) -> RunError | None:
+    """Run the harness to its end; an error when it was stopped or died before writing a report."""
+    with open(work / "stdio", "wb") as stdio:  # what the process writes below print(): kept apart, unread
+        child = subprocess.Popen(
+            [sys.executable, "-I", "-B", str(HARNESS), str(work)],
+            stdin=subprocess.DEVNULL,
+            stdout=stdio,
+            stderr=stdio,
+            cwd=work,
+            env=CHILD_ENV,
+            start_new_session=True,  # its own process group, killed as a whole
+        )
+        try:
+            code = child.wait(timeout=limits.wall_seconds + GRACE_SECONDS)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            _kill_group(child.pid)
+        if timed_out:
+            code = child.wait()
+    if timed_out:
+        return RunError("wall_limit")
+    if code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU limit's soft and hard signals
+        return RunError("cpu_limit")
+    if code < 0:
+        return RunError("crash", detail=signal.Signals(-code).name if -code in signal.valid_signals() else str(-code))
+    if code != 0 or not (work / "report.json").exists():
+        return RunError("ended", detail=str(code))
+    return None
+
+
+def _kill_group(pid: int) -> None:
+    """SIGKILL every process left in the child's group (none, unless the guards were bypassed)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _read_results(work: Path, calls: Sequence[Call], stopped: RunError | None, limits: Limits) -> RunResult:
+    """The harness's report and arrays as values; a report that cannot be read is an `ended` error."""
+    if stopped is not None:
+        return RunResult(calls=(), load_error=stopped, output="", output_truncated=False)
+    try:
+        report = _read_report(work / "report.json")
+        arrays = _read_arrays(work / "outputs.npz", limits.file_bytes)
+        results = tuple(_call_result(status, index, arrays) for index, status in enumerate(report["calls"]))
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
+        unreadable = RunError("ended", detail="unreadable results")
+        return RunResult(calls=(), load_error=unreadable, output="", output_truncated=False)
+    load_error = _run_error(report["load_error"]) if report.get("load_error") else None
+    if load_error is None and len(results) < len(calls):  # the time budget ran out at the last result
+        cause = results[-1].error if results and results[-1].error else RunError("ended")
+        results += (CallResult(arrays=None, error=cause),) * (len(calls) - len(results))
+    output = report.get("output", "")
+    return RunResult(
+        calls=results,
+        load_error=load_error,
+        output=printable(output if isinstance(output, str) else "", limits.output_chars),
+        output_truncated=bool(report.get("output_truncated")),
+    )
+
+
+def _read_report(path: Path) -> dict:
+    if path.stat().st_size > REPORT_BYTES:
+        raise ValueError("report too large")
+    report = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(report, dict) or not isinstance(report.get("calls"), list):
+        raise ValueError("malformed report")
+    return report
+
+
+def _read_arrays(path: Path, max_bytes: int) -> dict[str, np.ndarray]:
+    """Every array in the .npz at `path`, refusing archives that unpack beyond `max_bytes`."""
+    with zipfile.ZipFile(path) as archive:
+        if sum(info.file_size for info in archive.infolist()) > max_bytes:
+            raise ValueError("results too large")
+    with np.load(path, allow_pickle=False) as archive:
+        return {name: archive[name] for name in archive.files}
+
+
+def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray]) -> CallResult:
+    if status.get("status") == "ok":
+        returned = []
+        position = 0
+        while f"r{index}_{position}" in arrays:
+            returned.append(arrays[f"r{index}_{position}"])
+            position += 1
+        return CallResult(arrays=tuple(returned))
+    return CallResult(arrays=None, error=_run_error(status))
+
+
+def _run_error(report: dict) -> RunError:
+    """A RunError from the child's report of one, every text made safe to show."""
+
+    def text(name: str) -> str:
+        value = report.get(name)
+        return printable(str(value), 600) if value is not None else ""
+
+    def number(name: str) -> int | None:
+        value = report.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    return RunError(
+        kind=text("kind") or "ended",
+        detail=text("detail"),
+        line=number("line"),
+        function=text("function") or None,
+        text=text("text"),
+        got=text("got"),
+        column=number("column"),
+    )

@@ -193,23 +193,26 @@ def classify(error: BaseException) -> str:
 
 
 def check_return(value, returns: int, max_elements: int, np) -> tuple[list, dict | None]:
-    """The arrays in `value`, or a report of why it is not what the function must return."""
+    """The arrays in `value`, or a report of why it is not what the function must return.
+
+    The report's detail says what was expected (array, tuple, numeric, size) and got what came.
+    """
     if returns == 1:
         items = [value]
     elif isinstance(value, (tuple, list)) and len(value) == returns:
         items = list(value)
     else:
-        got = f"{type(value).__name__} of {len(value)}" if isinstance(value, (tuple, list)) else type(value).__name__
-        return [], {"kind": "bad_return", "detail": f"tuple of {returns} arrays", "got": got}
+        got = f"{type(value).__name__}[{len(value)}]" if isinstance(value, (tuple, list)) else type(value).__name__
+        return [], {"kind": "bad_return", "detail": "tuple", "got": got, "count": returns}
     arrays = []
     for item in items:
         if not isinstance(item, (np.ndarray, np.generic)):
-            return [], {"kind": "bad_return", "detail": "numpy array", "got": type(item).__name__}
+            return [], {"kind": "bad_return", "detail": "array", "got": type(item).__name__}
         array = np.asarray(item)
         if array.dtype.kind not in NUMERIC_KINDS:
-            return [], {"kind": "bad_return", "detail": "numpy array of numbers", "got": f"dtype {array.dtype}"}
+            return [], {"kind": "bad_return", "detail": "numeric", "got": str(array.dtype)}
         if array.size > max_elements:
-            return [], {"kind": "bad_return", "detail": "numpy array", "got": f"{array.size} elements"}
+            return [], {"kind": "bad_return", "detail": "size", "got": str(array.size)}
         arrays.append(array)
     return arrays, None
 

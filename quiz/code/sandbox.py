@@ -69,7 +69,9 @@ class RunError:
 
     kind: syntax, exception, exit, os_exit, cpu_limit, wall_limit, memory, recursion, stdin,
     refused (process creation and the like), forbidden_import, missing_function, not_callable,
-    bad_return, too_long (the source), crash (killed by a signal), ended (exited without results).
+    bad_return, too_long (the source), crash (killed by a signal), ended (exited without results),
+    unreadable (results that cannot be read).
+    For bad_return, detail is what was due (array, tuple, numeric, size) and got what came.
     """
 
     kind: str
@@ -79,6 +81,8 @@ class RunError:
     text: str = ""  # that line of the candidate's file
     got: str = ""  # for bad_return: what came back instead
     column: int | None = None  # for syntax errors
+    count: int | None = None  # for bad_return of a tuple: how many arrays were due
+    limit: str = ""  # for cpu_limit, wall_limit and memory: the limit reached (seconds, bytes)
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,15 @@ def printable(text: str, limit: int | None = None) -> str:
 def _escape(char: str) -> str:
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def _limit_of(kind: str, limits: Limits) -> str:
+    """The limit a cpu_limit, wall_limit or memory error reached, for its message."""
+    return {
+        "cpu_limit": f"{limits.cpu_seconds:g}",
+        "wall_limit": f"{limits.wall_seconds:g}",
+        "memory": f"{limits.memory_bytes / 2**30:g}",
+    }.get(kind, "")
 
 
 def run_calls(
@@ -194,9 +207,9 @@ def _run_child(work: Path, limits: Limits) -> RunError | None:
         if timed_out:
             code = child.wait()
     if timed_out:
-        return RunError("wall_limit")
+        return RunError("wall_limit", limit=_limit_of("wall_limit", limits))
     if code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU limit's soft and hard signals
-        return RunError("cpu_limit")
+        return RunError("cpu_limit", limit=_limit_of("cpu_limit", limits))
     if code < 0:
         return RunError("crash", detail=signal.Signals(-code).name if -code in signal.valid_signals() else str(-code))
     if code != 0 or not (work / "report.json").exists():
@@ -219,11 +232,11 @@ def _read_results(work: Path, calls: Sequence[Call], stopped: RunError | None, l
     try:
         report = _read_report(work / "report.json")
         arrays = _read_arrays(work / "outputs.npz", limits.file_bytes)
-        results = tuple(_call_result(status, index, arrays) for index, status in enumerate(report["calls"]))
+        results = tuple(_call_result(status, index, arrays, limits) for index, status in enumerate(report["calls"]))
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
-        unreadable = RunError("ended", detail="unreadable results")
+        unreadable = RunError("unreadable")
         return RunResult(calls=(), load_error=unreadable, output="", output_truncated=False)
-    load_error = _run_error(report["load_error"]) if report.get("load_error") else None
+    load_error = _run_error(report["load_error"], limits) if report.get("load_error") else None
     if load_error is None and len(results) < len(calls):  # the time budget ran out at the last result
         cause = results[-1].error if results and results[-1].error else RunError("ended")
         results += (CallResult(arrays=None, error=cause),) * (len(calls) - len(results))
@@ -254,7 +267,7 @@ def _read_arrays(path: Path, max_bytes: int) -> dict[str, np.ndarray]:
         return {name: archive[name] for name in archive.files}
 
 
-def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray]) -> CallResult:
+def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray], limits: Limits) -> CallResult:
     if status.get("status") == "ok":
         returned = []
         position = 0
@@ -262,10 +275,10 @@ def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray]) -> Cal
             returned.append(arrays[f"r{index}_{position}"])
             position += 1
         return CallResult(arrays=tuple(returned))
-    return CallResult(arrays=None, error=_run_error(status))
+    return CallResult(arrays=None, error=_run_error(status, limits))
 
 
-def _run_error(report: dict) -> RunError:
+def _run_error(report: dict, limits: Limits) -> RunError:
     """A RunError from the child's report of one, every text made safe to show."""
 
     def text(name: str) -> str:
@@ -276,12 +289,15 @@ def _run_error(report: dict) -> RunError:
         value = report.get(name)
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
+    kind = text("kind") or "ended"
     return RunError(
-        kind=text("kind") or "ended",
+        kind=kind,
         detail=text("detail"),
         line=number("line"),
         function=text("function") or None,
         text=text("text"),
         got=text("got"),
         column=number("column"),
+        count=number("count"),
+        limit=_limit_of(kind, limits),
     )

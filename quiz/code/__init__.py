@@ -1,0 +1,38 @@
+"""Code questions' core: the candidate writes a function in numpy; the engine tests it and names the bug.
+
+No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public API:
+
+- `TASKS` / `get_task(id)`: the function kinds a code question can ask for (quiz.code.tasks).
+- `CHECKS` and `check_problems(...)`: the checks an author may name (quiz.code.checks).
+- `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run).
+- `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)` (quiz.code.report).
+- `starter_problems(task, starter)`: whether a starter defines the task's functions (quiz.code.starter).
+"""
+
+from quiz.code.checks import CHECKS, check_problems
+from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
+from quiz.code.report import check_label, describe_error, mistake_sentence, outcome_to_json, render_checklist
+from quiz.code.run import run_checks
+from quiz.code.sandbox import Limits, RunError
+from quiz.code.spec import Function, Task
+from quiz.code.tasks import TASKS, get_task
+
+__all__ = [
+    "CHECKS",
+    "CheckResult",
+    "CodeOutcome",
+    "Evidence",
+    "Function",
+    "Limits",
+    "RunError",
+    "TASKS",
+    "Task",
+    "check_label",
+    "check_problems",
+    "describe_error",
+    "get_task",
+    "mistake_sentence",
+    "outcome_to_json",
+    "render_checklist",
+    "run_checks",
+]

@@ -1,0 +1,119 @@
+"""How close a candidate's arrays are to the engine's: the tolerance rule and the measures checks report.
+
+An element passes when |yours − engine| ≤ atol + rtol · |engine|; the tolerance depends on the
+lowest precision among the inputs (the candidate computes in it, the engine in float64 or
+float32). NaN and ±inf must stand where the engine has them; booleans must be equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Output = tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Accept |yours − engine| ≤ atol + rtol · |engine|, element by element."""
+
+    atol: float
+    rtol: float
+
+
+# float64: rounding differs between correct orders of summation by ~1e-15, mistakes by ~1e-2.
+# float32 and float16 (large-score inputs): the candidate's own rounding of scores near 1000 in
+# float32, or near 15 in float16, moves the weights by ~1e-4 and ~1e-2.
+TOLERANCES = {
+    np.dtype(np.float64): Tolerance(atol=1e-8, rtol=1e-6),
+    np.dtype(np.float32): Tolerance(atol=1e-3, rtol=1e-3),
+    np.dtype(np.float16): Tolerance(atol=2e-2, rtol=2e-2),
+}
+DEFAULT_TOLERANCE = TOLERANCES[np.dtype(np.float64)]
+
+
+def tolerance_for(*inputs: object) -> tuple[Tolerance, str]:
+    """The tolerance for a call on `inputs`, and the name of the precision that sets it."""
+    floats = [x.dtype for x in inputs if isinstance(x, np.ndarray) and x.dtype in TOLERANCES]
+    if not floats:
+        return DEFAULT_TOLERANCE, "float64"
+    lowest = min(floats, key=lambda dtype: dtype.itemsize)
+    return TOLERANCES[lowest], lowest.name
+
+
+@dataclass(frozen=True)
+class Difference:
+    """How far one output is from another."""
+
+    max_error: float  # largest |actual − expected| where both are finite (0 when none is)
+    excess: float  # largest |actual − expected| / (atol + rtol|expected|); ≤ 1 passes, inf for a misplaced NaN/inf
+    nonfinite: bool  # NaN or ±inf in one where the other has a number (or a different one)
+
+    @property
+    def within(self) -> bool:
+        return self.excess <= 1.0
+
+
+SAME = Difference(max_error=0.0, excess=0.0, nonfinite=False)
+
+
+def difference(actual: Output, expected: Output, tolerance: Tolerance) -> Difference:
+    """The largest deviation of `actual` from `expected`, array by array; any difference of form is infinite."""
+    if len(actual) != len(expected):
+        return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
+    parts = [_difference(a, e, tolerance) for a, e in zip(actual, expected)]
+    if not parts:
+        return SAME
+    return Difference(
+        max_error=max(p.max_error for p in parts),
+        excess=max(p.excess for p in parts),
+        nonfinite=any(p.nonfinite for p in parts),
+    )
+
+
+def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Difference:
+    if actual.shape != expected.shape:
+        return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
+    if expected.dtype == bool or actual.dtype == bool:
+        differs = bool(np.any(actual.astype(bool) != expected.astype(bool)))
+        return Difference(max_error=float(differs), excess=np.inf if differs else 0.0, nonfinite=False)
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    finite = np.isfinite(a) & np.isfinite(e)
+    same_special = (np.isnan(a) & np.isnan(e)) | (~np.isnan(a) & (a == e))  # equal infinities included
+    misplaced = bool(np.any(~finite & ~same_special))
+    gap = np.abs(a - e, where=finite, out=np.zeros_like(a))
+    allowed = tolerance.atol + tolerance.rtol * np.abs(e, where=finite, out=np.zeros_like(e))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(gap == 0, 0.0, gap / allowed)  # a zero tolerance passes only equality
+    excess = np.inf if misplaced else float(ratio.max(initial=0.0))
+    return Difference(max_error=float(gap.max(initial=0.0)), excess=excess, nonfinite=misplaced)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The returned arrays do not have the expected form: kind is count, shape or dtype."""
+
+    kind: str
+    got: str
+    expected: str
+
+
+def mismatch(actual: Output, expected: Output) -> Mismatch | None:
+    """What differs in the number of arrays, their shapes, or a boolean dtype; None when all agree."""
+    if len(actual) != len(expected):
+        return Mismatch("count", str(len(actual)), str(len(expected)))
+    for a, e in zip(actual, expected):
+        if a.shape != e.shape:
+            return Mismatch("shape", str(a.shape), str(e.shape))
+        if e.dtype == bool and a.dtype != bool:
+            return Mismatch("dtype", str(a.dtype), "bool")
+    return None
+
+
+def as_output(value: np.ndarray | Sequence[np.ndarray]) -> Output:
+    """A function's result as a tuple of arrays, whether it returns one array or several."""
+    if isinstance(value, np.ndarray):
+        return (value,)
+    return tuple(np.asarray(v) for v in value)

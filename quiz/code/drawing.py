@@ -1,0 +1,78 @@
+"""Draw a check's probes from a seed, redrawn until the mistakes they should reveal clearly show.
+
+Each check has its own generator, seeded by the question's seed and the check's id: the same
+seed gives the same inputs on any machine, and choosing other checks does not change them.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from quiz.code.compare import DEFAULT_TOLERANCE, Output, difference
+from quiz.code.probes import Probe, ProbeSpec
+from quiz.code.spec import Mistake, Policy, Task
+
+ATTEMPTS = 40
+VISIBLE = 10.0  # a mistake shows on a probe when it is off by at least 10 times the tolerance …
+HIDDEN = 0.1  # … or hides when within a tenth of it; in between, a candidate could go either way
+
+
+def check_rng(seed: int, check: str) -> np.random.Generator:
+    """The generator for `check` under the question's `seed`: stable across runs and machines."""
+    return np.random.default_rng([seed, zlib.crc32(check.encode("utf-8"))])
+
+
+def draw_check(task: Task, check: str, seed: int, policy: Policy) -> tuple[Probe, ...]:
+    """The probes of `check`, with the engine's and every applicable mistake's outputs."""
+    rng = check_rng(seed, check)
+    mistakes = [m for m in task.mistakes if m.applies(policy)]
+    revealed = [m.id for m in mistakes if m.id in task.reveals.get(check, ())]
+    for _ in range(ATTEMPTS):
+        probes = tuple(resolve(spec, task, mistakes, policy) for spec in task.draw(check, rng))
+        if separates(probes, revealed):
+            break
+    return probes
+
+
+def resolve(spec: ProbeSpec, task: Task, mistakes: Sequence[Mistake], policy: Policy) -> Probe:
+    """The probe of `spec`: the engine's output for each call, and each mistake's where it differs."""
+    references = tuple(task.reference(call, policy) for call in spec.calls)
+    outputs: dict[str, tuple[Output, ...]] = {}
+    for mistake in mistakes:
+        runs = [mistake.run(call, policy) for call in spec.calls]
+        if any(run is not None for run in runs):
+            outputs[mistake.id] = tuple(ref if run is None else run for run, ref in zip(runs, references))
+    return Probe(calls=spec.calls, criterion=spec.criterion, references=references, mistakes=outputs)
+
+
+def excess(probe: Probe, first: tuple[Output, ...], second: tuple[Output, ...]) -> float:
+    """How far apart two sets of outputs for `probe`'s calls are, in units of its tolerance."""
+    return max(difference(a, b, probe.tolerance).excess for a, b in zip(first, second))
+
+
+def separates(probes: Sequence[Probe], revealed: Sequence[str]) -> bool:
+    """Whether every revealed mistake shows, any two of them differ, and no mistake is borderline.
+
+    Borderline is judged on float64 probes only: in lower precision the candidate's own rounding
+    decides, and the mistakes those probes reveal show as NaN or inf.
+    """
+    for probe in probes:
+        if probe.tolerance != DEFAULT_TOLERANCE:
+            continue
+        for outputs in probe.mistakes.values():
+            if HIDDEN < excess(probe, outputs, probe.references) < VISIBLE:
+                return False
+
+    def apart(first: tuple[Output, ...] | None, second: tuple[Output, ...] | None, probe: Probe) -> bool:
+        return excess(probe, first or probe.references, second or probe.references) >= VISIBLE
+
+    for index, one in enumerate(revealed):
+        if not any(apart(p.mistakes.get(one), None, p) for p in probes):
+            return False
+        for other in revealed[index + 1 :]:
+            if not any(apart(p.mistakes.get(one), p.mistakes.get(other), p) for p in probes):
+                return False
+    return True

@@ -1,0 +1,196 @@
+"""implement-sdpa: `attention(q, k, v, mask=None)`, scaled dot-product attention with an optional mask.
+
+q (..., L, E), k (..., S, E), v (..., S, Ev) → (..., L, Ev). mask is boolean (True where a query
+may attend) or, where the question says so, float (added to the scaled scores), broadcastable to
+(..., L, S). A row with no allowed key gives the policy's result: zeros (PyTorch ≥ 2.5) or NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+import engine
+from engine import Fault
+from quiz.code.compare import Output
+from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively_qk, normal, with_offset
+from quiz.code.probes import NoLeak, ProbeSpec
+from quiz.code.sandbox import Call
+from quiz.code.spec import Function, Mistake, Policy, Task
+
+FUNCTION = Function("attention", ("q", "k", "v", "mask=None"))
+EMPTY_ROWS = ("zero", "nan")
+MASKED_FILL = -1e9  # what a careless implementation writes for "minus infinity"
+
+
+def unpack(call: Call) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    q, k, v, *rest = call.args
+    return q, k, v, (rest[0] if rest else None)
+
+
+def attend(call: Call, policy: Policy, **changes) -> engine.AttentionTrace:
+    """The engine's trace for the call's q, k, v and mask, with `changes` to its keyword arguments."""
+    q, k, v, mask = unpack(call)
+    kwargs = {"attn_mask": mask, "empty_rows": policy.get("empty_rows", "zero"), **changes}
+    return engine.attention(q, k, v, **kwargs)
+
+
+def reference(call: Call, policy: Policy) -> Output:
+    q, k, v, mask = unpack(call)
+    return (engine.scaled_dot_product_attention(q, k, v, mask, empty_rows=policy["empty_rows"]),)
+
+
+def fault(which: Fault) -> Mistake:
+    """A mistake the engine models as a Fault of its pipeline."""
+    return Mistake(which.value, lambda call, policy: (attend(call, policy, fault=which).output,))
+
+
+def input_precision(*arrays: np.ndarray) -> np.dtype:
+    """The lowest floating precision among the inputs: what a candidate's arithmetic stays in."""
+    return min((a.dtype for a in arrays if np.issubdtype(a.dtype, np.floating)), key=lambda d: d.itemsize)
+
+
+def unstable(call: Call, policy: Policy) -> Output:
+    """exp without subtracting the row maximum, in the inputs' precision: overflow gives NaN (E6, X4)."""
+    q, k, v, _ = unpack(call)
+    trace = attend(call, policy)
+    masked = trace.masked.astype(input_precision(q, k), copy=False)
+    return (engine.naive_softmax(masked) @ v,)
+
+
+def ignores_mask(call: Call, policy: Policy) -> Output | None:
+    if unpack(call)[3] is None:
+        return None
+    return (attend(call, policy, attn_mask=None).output,)
+
+
+def inverts_mask(call: Call, policy: Policy) -> Output | None:
+    mask = unpack(call)[3]
+    if mask is None or mask.dtype != bool:
+        return None
+    return (attend(call, policy, attn_mask=~mask).output,)
+
+
+def masks_after_softmax(call: Call, policy: Policy) -> Output | None:
+    """Weights over every key, then forbidden ones zeroed: rows no longer sum to 1 (X9)."""
+    q, k, v, mask = unpack(call)
+    if mask is None or mask.dtype != bool:
+        return None
+    return ((attend(call, policy, attn_mask=None).weights * mask) @ v,)
+
+
+def masks_before_scale(call: Call, policy: Policy) -> Output | None:
+    """A float mask added to Q Kᵀ before the scale, so the bias is scaled too: (s + m)/√E."""
+    q, k, v, mask = unpack(call)
+    if mask is None or mask.dtype == bool:
+        return None
+    return (attend(call, policy, attn_mask=mask / np.sqrt(q.shape[-1])).output,)
+
+
+def fills_large_negative(call: Call, policy: Policy) -> Output | None:
+    """Forbidden scores set to −1e9 instead of −∞: a row with no allowed key becomes uniform."""
+    trace = attend(call, policy)
+    if not (~trace.allowed).all(axis=-1).any():
+        return None
+    filled = np.where(np.isneginf(trace.masked), MASKED_FILL, trace.masked)
+    return (engine.softmax(filled) @ unpack(call)[2],)
+
+
+MISTAKES = (
+    fault(Fault.missing_scale),
+    fault(Fault.double_scale),
+    fault(Fault.softmax_over_queries),
+    Mistake("no_causal_mask", ignores_mask),
+    Mistake("mask_inverted", inverts_mask),
+    Mistake("mask_after_softmax", masks_after_softmax),
+    Mistake("mask_before_scale", masks_before_scale),
+    Mistake("empty_rows_nan", lambda c, p: (attend(c, p, empty_rows="nan").output,), lambda p: p["empty_rows"] == "zero"),
+    Mistake("empty_rows_zero", lambda c, p: (attend(c, p, empty_rows="zero").output,), lambda p: p["empty_rows"] == "nan"),
+    Mistake("empty_rows_uniform", fills_large_negative),
+    Mistake("unstable_softmax", unstable),
+)
+
+
+def large_score_probes(rng: np.random.Generator, function: str, extra: tuple = ()) -> list[ProbeSpec]:
+    """float32 inputs whose scaled scores sit near 1000, and float16 ones near 15 (both past exp's range).
+
+    1000 overflows exp in float64 too, so a candidate who computes in a higher precision still
+    shows an unshifted softmax; 15 is past float16's 11.09.
+    """
+    q, k = lively_qk(rng, (5, 4), (6, 4))
+    v = normal(rng, 6, 3)
+    q32, k32 = (x.astype(np.float32) for x in with_offset(q, k, 1000.0))
+    while True:
+        q, k = lively_qk(rng, (4, 4), (6, 4))
+        q16, k16 = (x.astype(np.float16) for x in with_offset(q, k, 15.0))
+        scaled = q16.astype(np.float64) @ k16.astype(np.float64).T / np.sqrt(q16.shape[-1])
+        if clear_of_float16_overflow(scaled):
+            break
+    return [
+        ProbeSpec((Call(function, (q32, k32, v.astype(np.float32), *extra)),)),
+        ProbeSpec((Call(function, (q16, k16, normal(rng, 6, 3).astype(np.float16), *extra)),)),
+    ]
+
+
+def leak_probe(rng: np.random.Generator, function: str, with_mask: bool) -> ProbeSpec:
+    """The causal-leak test (X10): the same call twice, every input changed after position t."""
+    L = int(rng.integers(5, 8))
+    q, k = lively_qk(rng, (L, 4), (L, 4))
+    v = normal(rng, L, 4)
+    after = int(rng.integers(1, L - 1))
+    changed = [x.copy() for x in (q, k, v)]
+    for x in changed:
+        x[after + 1 :] = normal(rng, L - after - 1, 4)
+    mask = (engine.causal_mask(L),) if with_mask else ()
+    calls = (Call(function, (q, k, v, *mask)), Call(function, (*changed, *mask)))
+    return ProbeSpec(calls, NoLeak(after=after))
+
+
+def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    def call(q_shape, k_shape, ev, *mask) -> ProbeSpec:
+        q, k = lively_qk(rng, q_shape, k_shape)
+        v = normal(rng, *k_shape[:-1], ev)
+        return ProbeSpec((Call("attention", (q, k, v, *mask)),))
+
+    L, E = int(rng.integers(4, 7)), int(rng.choice([4, 8]))
+    match check:
+        case "output":
+            return [call((L, E), (L, E), E)]
+        case "shapes":
+            return [call((2, 3, L, 8), (2, 3, L + 2, 8), 5)]
+        case "boolean_mask":
+            return [
+                call((L, E), (L + 1, E), 3, allowed_mask(rng, L, L + 1)),
+                call((2, 2, L, E), (2, 2, 6, E), 3, allowed_mask(rng, 2, 1, 1, 6)),
+            ]
+        case "additive_mask":
+            bias = np.where(allowed_mask(rng, L, L + 1), 0.5 * normal(rng, L, L + 1), -np.inf)
+            return [call((L, E), (L + 1, E), 3, bias)]
+        case "fully_masked_rows":
+            mask = allowed_mask(rng, L, L + 1)
+            mask[rng.choice(L, size=2, replace=False)] = False
+            return [call((L, E), (L + 1, E), 3, mask)]
+        case "causal_leak":
+            return [leak_probe(rng, "attention", with_mask=True)]
+        case "large_scores":
+            return large_score_probes(rng, "attention")
+    raise ValueError(f"attention has no check {check!r}")
+
+
+TASK = Task(
+    id="attention",
+    functions=(FUNCTION,),
+    checks=("output", "shapes", "boolean_mask", "additive_mask", "fully_masked_rows", "causal_leak", "large_scores"),
+    reference=reference,
+    draw=draw,
+    mistakes=MISTAKES,
+    reveals={
+        "output": ("missing_scale", "double_scale", "softmax_over_queries"),
+        "shapes": ("missing_scale", "double_scale", "softmax_over_queries"),
+        "boolean_mask": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),
+        "additive_mask": ("no_causal_mask", "mask_before_scale"),
+        "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero", "empty_rows_uniform"),
+        "causal_leak": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),
+        "large_scores": ("unstable_softmax",),
+    },
+    policies={"empty_rows": EMPTY_ROWS},
+)

@@ -1,0 +1,69 @@
+"""`attention_backward(q, k, v, grad_out)` → (dq, dk, dv): the gradients of Σ output ⊙ grad_out."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import engine
+from engine import Fault
+from quiz.code.compare import Output
+from quiz.code.inputs import lively_qk, normal
+from quiz.code.probes import ProbeSpec
+from quiz.code.sandbox import Call
+from quiz.code.spec import Function, Mistake, Policy, Task
+
+
+def backward_reference(call: Call, policy: Policy) -> Output:
+    return engine.attention_backward(*call.args)
+
+
+def without_scale_in_backward(call: Call, policy: Policy) -> Output:
+    """The forward pass scaled, but dQ and dK missing the scale on their way back."""
+    q = call.args[0]
+    d_query, d_key, d_value = engine.attention_backward(*call.args)
+    return d_query * np.sqrt(q.shape[-1]), d_key * np.sqrt(q.shape[-1]), d_value
+
+
+def with_softmax_backward(vjp) -> callable:
+    """The gradients with the softmax's backward step replaced by `vjp(weights, d_weights)`."""
+
+    def run(call: Call, policy: Policy) -> Output:
+        q, k, v, grad = call.args
+        weights = engine.attention(q, k, v).weights  # (..., L, S)
+        d_scores = vjp(weights, grad @ v.swapaxes(-2, -1)) / np.sqrt(q.shape[-1])  # (..., L, S)
+        return d_scores @ k, d_scores.swapaxes(-2, -1) @ q, weights.swapaxes(-2, -1) @ grad
+
+    return run
+
+
+def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    def call(q_shape, k_shape, ev) -> ProbeSpec:
+        q, k = lively_qk(rng, q_shape, k_shape)
+        v, grad = normal(rng, *k_shape[:-1], ev), normal(rng, *q_shape[:-1], ev)
+        return ProbeSpec((Call("attention_backward", (q, k, v, grad)),))
+
+    L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
+    match check:
+        case "gradients":
+            return [call((L, 4), (S, 4), 3)]
+        case "shapes":
+            return [call((2, 2, L, 8), (2, 2, S, 8), 6)]
+    raise ValueError(f"attention_backward has no check {check!r}")
+
+
+BACKWARD_MISTAKES = ("backward_missing_scale", "vjp_elementwise", "vjp_missing_p", "missing_scale", "softmax_over_queries")
+ATTENTION_BACKWARD = Task(
+    id="attention_backward",
+    functions=(Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),),
+    checks=("gradients", "shapes"),
+    reference=backward_reference,
+    draw=draw_backward,
+    mistakes=(
+        Mistake("backward_missing_scale", without_scale_in_backward),
+        Mistake("vjp_elementwise", with_softmax_backward(lambda p, g: p * g)),
+        Mistake("vjp_missing_p", with_softmax_backward(lambda p, g: g - np.sum(g * p, axis=-1, keepdims=True))),
+        Mistake("missing_scale", lambda c, p: engine.attention_backward(*c.args, fault=Fault.missing_scale)),
+        Mistake("softmax_over_queries", lambda c, p: engine.attention_backward(*c.args, fault=Fault.softmax_over_queries)),
+    ),
+    reveals={"gradients": BACKWARD_MISTAKES, "shapes": BACKWARD_MISTAKES},
+)

@@ -1,0 +1,213 @@
+"""Head kinds: splitting and merging heads, multi-head self-attention with projections, and grouped-query
+attention that repeats key/value heads."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+import engine
+from engine import Fault
+from quiz.code.compare import Output
+from quiz.code.inputs import lively, lively_qk, normal
+from quiz.code.probes import NoLeak, ProbeSpec
+from quiz.code.sandbox import Call
+from quiz.code.spec import Function, Mistake, Policy, Task
+
+
+def split_reshaped(x: np.ndarray, n_heads: int) -> np.ndarray:
+    """(..., T, H·D) reshaped straight to (..., H, T, D): the head axis is never moved."""
+    *batch, T, width = x.shape
+    return x.reshape(*batch, n_heads, T, width // n_heads)
+
+
+def split_interleaved(x: np.ndarray, n_heads: int) -> np.ndarray:
+    """Head h takes features h, h + H, h + 2H, …: (..., T, D, H) with the last axis moved to −3."""
+    *batch, T, width = x.shape
+    return np.moveaxis(x.reshape(*batch, T, width // n_heads, n_heads), -1, -3)
+
+
+def merge_reshaped(x: np.ndarray) -> np.ndarray:
+    """(..., H, T, D) reshaped straight to (..., T, H·D) without moving the head axis back."""
+    *batch, H, T, D = x.shape
+    return x.reshape(*batch, T, H * D)
+
+
+def heads_reference(call: Call, policy: Policy) -> Output:
+    if call.function == "split_heads":
+        return (engine.split_heads(*call.args),)
+    return (engine.merge_heads(*call.args),)
+
+
+def for_function(name: str, run: Callable[..., np.ndarray]) -> Callable[[Call, Policy], Output | None]:
+    """A mistake in function `name` only; calls of the other function behave correctly."""
+    return lambda call, policy: (run(*call.args),) if call.function == name else None
+
+
+def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    T, H, D = int(rng.integers(4, 7)), 2, int(rng.integers(3, 5))
+    match check:
+        case "output":
+            return [
+                ProbeSpec((Call("split_heads", (normal(rng, T, H * D), H)),)),
+                ProbeSpec((Call("merge_heads", (normal(rng, H, T, D),)),)),
+            ]
+        case "shapes":
+            return [
+                ProbeSpec((Call("split_heads", (normal(rng, 2, T, 3 * D), 3)),)),
+                ProbeSpec((Call("merge_heads", (normal(rng, 2, 3, T, D),)),)),
+            ]
+    raise ValueError(f"split_merge_heads has no check {check!r}")
+
+
+HEAD_MISTAKES = ("split_without_transpose", "split_interleaved", "merge_without_transpose")
+SPLIT_MERGE_HEADS = Task(
+    id="split_merge_heads",
+    functions=(Function("split_heads", ("x", "n_heads")), Function("merge_heads", ("x",))),
+    checks=("output", "shapes"),
+    reference=heads_reference,
+    draw=draw_heads,
+    mistakes=(
+        Mistake("split_without_transpose", for_function("split_heads", split_reshaped)),
+        Mistake("split_interleaved", for_function("split_heads", split_interleaved)),
+        Mistake("merge_without_transpose", for_function("merge_heads", merge_reshaped)),
+    ),
+    reveals={"output": HEAD_MISTAKES, "shapes": HEAD_MISTAKES},
+)
+
+
+def mha_args(call: Call) -> tuple:
+    x, w_q, w_k, w_v, w_o, n_heads, *rest = call.args
+    return x, w_q, w_k, w_v, w_o, n_heads, bool(rest[0]) if rest else False
+
+
+def mha_reference(call: Call, policy: Policy) -> Output:
+    x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
+    return (engine.self_attention(x, w_q, w_k, w_v, w_o, n_heads, is_causal=causal),)
+
+
+def mha(
+    call: Call,
+    *,
+    fault: Fault | None = None,
+    causal: bool | None = None,
+    split: Callable[[np.ndarray, int], np.ndarray] = engine.split_heads,
+    merge: Callable[[np.ndarray], np.ndarray] = engine.merge_heads,
+    project: bool = True,
+) -> Output:
+    """Multi-head self-attention from the engine's parts, with one part done wrong."""
+    x, w_q, w_k, w_v, w_o, n_heads, is_causal = mha_args(call)
+    q, k, v = (split(x @ w, n_heads) for w in (w_q, w_k, w_v))  # (..., H, T, D)
+    heads = engine.attention(q, k, v, is_causal=is_causal if causal is None else causal, fault=fault).output
+    merged = merge(heads)  # (..., T, H·Dv)
+    return (merged @ w_o if project else merged,)
+
+
+def mha_fault(which: Fault) -> Mistake:
+    return Mistake(which.value, lambda call, policy: mha(call, fault=which))
+
+
+def mha_inputs(rng: np.random.Generator, T: int, d_model: int, n_heads: int, v_width: int, batch=()) -> tuple:
+    """x and projections whose per-head scaled scores are lively; entries of Q and K near unit variance."""
+    while True:
+        x = normal(rng, *batch, T, d_model)
+        w_q, w_k = (normal(rng, d_model, d_model) / math.sqrt(d_model) for _ in range(2))
+        q, k = (engine.split_heads(x @ w, n_heads) for w in (w_q, w_k))
+        if lively(q @ k.swapaxes(-2, -1) / math.sqrt(d_model // n_heads)):
+            break
+    w_v = normal(rng, d_model, v_width) / math.sqrt(d_model)
+    w_o = normal(rng, v_width, d_model) / math.sqrt(v_width)
+    return x, w_q, w_k, w_v, w_o
+
+
+def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    T = int(rng.integers(4, 7))
+    match check:
+        case "output":
+            return [ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 8, 2, 8), 2)),))]
+        case "shapes":
+            return [ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 12, 3, 9, batch=(2,)), 3)),))]
+        case "causal_leak":
+            x, *weights = mha_inputs(rng, T + 1, 8, 2, 8)
+            after = int(rng.integers(1, T))
+            changed = x.copy()
+            changed[after + 1 :] = normal(rng, T - after, 8)
+            calls = (Call("multi_head_attention", (x, *weights, 2, True)), Call("multi_head_attention", (changed, *weights, 2, True)))
+            return [ProbeSpec(calls, NoLeak(after=after))]
+    raise ValueError(f"multi_head_attention has no check {check!r}")
+
+
+MHA_MISTAKES = (
+    "scale_by_d_model",
+    "missing_scale",
+    "double_scale",
+    "heads_not_split",
+    "softmax_over_queries",
+    "split_without_transpose",
+    "merge_without_transpose",
+    "no_output_projection",
+)
+MULTI_HEAD_ATTENTION = Task(
+    id="multi_head_attention",
+    functions=(Function("multi_head_attention", ("x", "w_q", "w_k", "w_v", "w_o", "n_heads", "causal=False")),),
+    checks=("output", "shapes", "causal_leak"),
+    reference=mha_reference,
+    draw=draw_mha,
+    mistakes=(
+        mha_fault(Fault.scale_by_d_model),
+        mha_fault(Fault.missing_scale),
+        mha_fault(Fault.double_scale),
+        mha_fault(Fault.heads_not_split),
+        mha_fault(Fault.softmax_over_queries),
+        Mistake("no_causal_mask", lambda call, policy: mha(call, causal=False) if mha_args(call)[-1] else None),
+        Mistake("split_without_transpose", lambda call, policy: mha(call, split=split_reshaped)),
+        Mistake("merge_without_transpose", lambda call, policy: mha(call, merge=merge_reshaped)),
+        Mistake("no_output_projection", lambda call, policy: mha(call, project=False)),
+    ),
+    reveals={"output": MHA_MISTAKES, "shapes": MHA_MISTAKES, "causal_leak": ("no_causal_mask",)},
+)
+
+
+def gqa_fault(which: Fault) -> Mistake:
+    return Mistake(which.value, lambda call, policy: (engine.attention(*call.args, enable_gqa=True, fault=which).output,))
+
+
+def tiled(call: Call, policy: Policy) -> Output:
+    """Key/value heads tiled as a whole (0, 1, 0, 1, …) rather than each repeated (0, 0, 1, 1, …)."""
+    q, k, v = call.args
+    reps = (1,) * (k.ndim - 3) + (q.shape[-3] // k.shape[-3], 1, 1)
+    return (engine.scaled_dot_product_attention(q, np.tile(k, reps), np.tile(v, reps)),)
+
+
+def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
+
+    def call(q_shape, k_shape, ev) -> ProbeSpec:
+        q, k = lively_qk(rng, q_shape, k_shape)
+        return ProbeSpec((Call("gqa_attention", (q, k, normal(rng, *k_shape[:-1], ev))),))
+
+    match check:
+        case "output":
+            return [call((4, L, 4), (2, S, 4), 4)]
+        case "shapes":
+            return [call((2, 6, L, 8), (2, 2, S, 8), 5)]
+    raise ValueError(f"gqa_attention has no check {check!r}")
+
+
+GQA_MISTAKES = ("gqa_tiled", "missing_scale", "double_scale", "softmax_over_queries")
+GQA_ATTENTION = Task(
+    id="gqa_attention",
+    functions=(Function("gqa_attention", ("q", "k", "v")),),
+    checks=("output", "shapes"),
+    reference=lambda call, policy: (engine.scaled_dot_product_attention(*call.args, enable_gqa=True),),
+    draw=draw_gqa,
+    mistakes=(
+        Mistake("gqa_tiled", tiled),
+        gqa_fault(Fault.missing_scale),
+        gqa_fault(Fault.double_scale),
+        gqa_fault(Fault.softmax_over_queries),
+    ),
+    reveals={"output": GQA_MISTAKES, "shapes": GQA_MISTAKES},
+)

@@ -1,0 +1,94 @@
+"""Online softmax over key blocks: `online_attention(q, k, v, block_size)`, FlashAttention's running
+max and sum (X8). The result must equal the full softmax attention's."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import engine
+from quiz.code.compare import Output
+from quiz.code.kinds.attention import input_precision, large_score_probes
+from quiz.code.inputs import lively_qk, normal
+from quiz.code.probes import ProbeSpec
+from quiz.code.sandbox import Call
+from quiz.code.spec import Function, Mistake, Policy, Task
+
+
+def online_reference(call: Call, policy: Policy) -> Output:
+    return (engine.blockwise_attention(*call.args),)
+
+
+def flawed_online(
+    call: Call,
+    *,
+    rescale_sum: bool = True,
+    rescale_output: bool = True,
+    drop_last: bool = False,
+    shift: bool = True,
+) -> Output:
+    """The block loop with one of its steps left out, as a candidate's loop would leave it out.
+
+    Without `shift` the exponentials are taken of the raw scores, in the inputs' precision.
+    """
+    q, k, v, block = call.args
+    dtype = input_precision(q, k) if not shift else np.float64
+    scale = 1.0 / np.sqrt(q.shape[-1])
+    S = k.shape[-2]
+    stop = S - S % block if drop_last and S % block else S
+    running_max = np.full((*q.shape[:-1], 1), -np.inf)
+    running_sum = np.zeros((*q.shape[:-1], 1))
+    out = np.zeros((*q.shape[:-1], v.shape[-1]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start in range(0, stop, block):
+            keys, values = k[..., start : start + block, :], v[..., start : start + block, :]
+            scores = (q.astype(np.float64) @ keys.astype(np.float64).swapaxes(-2, -1)) * scale
+            new_max = np.maximum(running_max, scores.max(axis=-1, keepdims=True)) if shift else np.zeros_like(running_max)
+            factor = np.exp(running_max - new_max) if shift else np.ones_like(running_max)
+            exp_scores = np.exp((scores - new_max).astype(dtype)).astype(np.float64)
+            running_sum = running_sum * (factor if rescale_sum else 1.0) + exp_scores.sum(axis=-1, keepdims=True)
+            out = out * (factor if rescale_output else 1.0) + exp_scores @ values
+            running_max = new_max
+        return (out / running_sum,)
+
+
+def draw_online(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    block = int(rng.integers(2, 4))
+    S = 3 * block + 1  # not a multiple of the block size: the last block is shorter
+
+    def call(q_shape, k_shape, ev) -> ProbeSpec:
+        q, k = lively_qk(rng, q_shape, k_shape)
+        return ProbeSpec((Call("online_attention", (q, k, normal(rng, *k_shape[:-1], ev), block)),))
+
+    match check:
+        case "output":
+            return [call((4, 4), (S, 4), 3)]
+        case "shapes":
+            return [call((2, 2, 5, 8), (2, 2, S + 1, 8), 5)]
+        case "large_scores":
+            return large_score_probes(rng, "online_attention", extra=(2,))
+    raise ValueError(f"online_attention has no check {check!r}")
+
+
+ONLINE_MISTAKES = (
+    "online_no_rescale",
+    "online_sum_not_rescaled",
+    "online_output_not_rescaled",
+    "online_drops_last_block",
+    "missing_scale",
+)
+ONLINE_ATTENTION = Task(
+    id="online_attention",
+    functions=(Function("online_attention", ("q", "k", "v", "block_size")),),
+    checks=("output", "shapes", "large_scores"),
+    reference=online_reference,
+    draw=draw_online,
+    mistakes=(
+        Mistake("online_no_rescale", lambda c, p: flawed_online(c, rescale_sum=False, rescale_output=False)),
+        Mistake("online_sum_not_rescaled", lambda c, p: flawed_online(c, rescale_sum=False)),
+        Mistake("online_output_not_rescaled", lambda c, p: flawed_online(c, rescale_output=False)),
+        Mistake("online_drops_last_block", lambda c, p: flawed_online(c, drop_last=True)),
+        Mistake("missing_scale", lambda c, p: (engine.blockwise_attention(*c.args, scale=1.0),)),
+        Mistake("unstable_softmax", lambda c, p: flawed_online(c, shift=False)),
+    ),
+    reveals={"output": ONLINE_MISTAKES, "shapes": ONLINE_MISTAKES, "large_scores": ("unstable_softmax",)},
+)

@@ -1,0 +1,253 @@
+"""Softmax kinds: a stable softmax along an axis, its backward pass (the VJP, C4), and attention
+entropy with a padding mask (G2)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import engine
+from quiz.code.compare import Output
+from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively, lively_qk, normal
+from quiz.code.probes import ProbeSpec, RowsSumToOne
+from quiz.code.sandbox import Call
+from quiz.code.spec import Function, Mistake, Policy, Task
+
+EMPTY_ROWS = ("zero", "nan")
+
+
+def x_axis(call: Call) -> tuple[np.ndarray, int]:
+    x, *rest = call.args
+    return x, (rest[0] if rest else -1)
+
+
+def softmax_under(x: np.ndarray, axis: int, empty_rows: str) -> np.ndarray:
+    """The engine's softmax, with an all −∞ slice giving zeros or NaN as the policy says."""
+    weights = engine.softmax(x, axis=axis)
+    if empty_rows == "nan":
+        weights = np.where(np.isneginf(x).all(axis=axis, keepdims=True), np.nan, weights)
+    return weights
+
+
+def softmax_reference(call: Call, policy: Policy) -> Output:
+    x, axis = x_axis(call)
+    return (softmax_under(x, axis, policy["empty_rows"]),)
+
+
+def other_policy(empty_rows: str):
+    """The output under the policy `empty_rows` where the question states the other one."""
+
+    def run(call: Call, policy: Policy) -> Output | None:
+        x, axis = x_axis(call)
+        if not np.isneginf(x).all(axis=axis).any():
+            return None
+        return (softmax_under(x, axis, empty_rows),)
+
+    return run
+
+
+def axis_ignored(call: Call, policy: Policy) -> Output | None:
+    x, axis = x_axis(call)
+    if axis % x.ndim == x.ndim - 1:
+        return None
+    return (softmax_under(x, -1, policy["empty_rows"]),)
+
+
+def global_sum(call: Call, policy: Policy) -> Output:
+    """exp(x − max) divided by the sum over the whole array, not along the axis."""
+    x, _ = x_axis(call)
+    finite = x[np.isfinite(x)]
+    exp = np.exp(x - (finite.max() if finite.size else 0.0))
+    return (exp / exp.sum(),)
+
+
+def lively_x(rng: np.random.Generator, *shape: int, axis: int = -1) -> np.ndarray:
+    while True:
+        x = 1.5 * normal(rng, *shape)
+        if lively(np.moveaxis(x, axis, -1)):
+            return x
+
+
+def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    def call(*args) -> ProbeSpec:
+        return ProbeSpec((Call("softmax", args),))
+
+    L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
+    match check:
+        case "output":
+            return [call(lively_x(rng, L, S))]
+        case "shapes":
+            return [call(lively_x(rng, 2, S, 3, axis=1), 1), call(lively_x(rng, 4, 3, 2, axis=0), 0)]
+        case "rows_sum_to_one":
+            x = lively_x(rng, 3, S, 4, axis=1)
+            return [ProbeSpec((Call("softmax", (x, 1)),), RowsSumToOne(axis=1))]
+        case "additive_mask":
+            return [call(np.where(allowed_mask(rng, L, S), lively_x(rng, L, S), -np.inf))]
+        case "fully_masked_rows":
+            x = np.where(allowed_mask(rng, L, S), lively_x(rng, L, S), -np.inf)
+            x[rng.choice(L, size=2, replace=False)] = -np.inf
+            return [call(x)]
+        case "large_scores":
+            x32 = (1000.0 + lively_x(rng, L, S)).astype(np.float32)
+            while True:
+                x16 = (15.0 + lively_x(rng, L, S)).astype(np.float16)
+                if clear_of_float16_overflow(x16.astype(np.float64)):
+                    return [call(x32), call(x16)]
+    raise ValueError(f"softmax has no check {check!r}")
+
+
+SOFTMAX = Task(
+    id="softmax",
+    functions=(Function("softmax", ("x", "axis=-1")),),
+    checks=("output", "shapes", "rows_sum_to_one", "additive_mask", "fully_masked_rows", "large_scores"),
+    reference=softmax_reference,
+    draw=draw_softmax,
+    mistakes=(
+        Mistake("softmax_axis_ignored", axis_ignored),
+        Mistake("softmax_global_sum", global_sum),
+        Mistake("empty_rows_nan", other_policy("nan"), lambda p: p["empty_rows"] == "zero"),
+        Mistake("empty_rows_zero", other_policy("zero"), lambda p: p["empty_rows"] == "nan"),
+        Mistake("unstable_softmax", lambda call, policy: (engine.naive_softmax(*x_axis(call)),)),
+    ),
+    reveals={
+        "output": ("softmax_global_sum",),
+        "shapes": ("softmax_axis_ignored", "softmax_global_sum"),
+        "rows_sum_to_one": ("softmax_axis_ignored", "softmax_global_sum"),
+        "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero"),
+        "large_scores": ("unstable_softmax",),
+    },
+    policies={"empty_rows": EMPTY_ROWS},
+)
+
+
+def p_grad_axis(call: Call) -> tuple[np.ndarray, np.ndarray, int]:
+    p, grad, *rest = call.args
+    return p, grad, (rest[0] if rest else -1)
+
+
+def vjp_reference(call: Call, policy: Policy) -> Output:
+    p, grad, axis = p_grad_axis(call)
+    return (engine.softmax_vjp(p, grad, axis=axis),)
+
+
+def vjp_axis_ignored(call: Call, policy: Policy) -> Output | None:
+    p, grad, axis = p_grad_axis(call)
+    if axis % p.ndim == p.ndim - 1:
+        return None
+    return (engine.softmax_vjp(p, grad, axis=-1),)
+
+
+def vjp_missing_p(call: Call, policy: Policy) -> Output:
+    p, grad, axis = p_grad_axis(call)
+    return (grad - np.sum(grad * p, axis=axis, keepdims=True),)
+
+
+def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    def call(shape: tuple[int, ...], axis: int | None) -> ProbeSpec:
+        p = engine.softmax(lively_x(rng, *shape, axis=-1 if axis is None else axis), axis=-1 if axis is None else axis)
+        grad = normal(rng, *shape)
+        return ProbeSpec((Call("softmax_backward", (p, grad) if axis is None else (p, grad, axis)),))
+
+    L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
+    match check:
+        case "gradients":
+            return [call((L, S), None)]
+        case "shapes":
+            return [call((2, S, 3), 1), call((4, 3, 2), 0)]
+    raise ValueError(f"softmax_backward has no check {check!r}")
+
+
+VJP_MISTAKES = ("vjp_elementwise", "vjp_diagonal_only", "vjp_missing_p")
+SOFTMAX_BACKWARD = Task(
+    id="softmax_backward",
+    functions=(Function("softmax_backward", ("p", "grad", "axis=-1")),),
+    checks=("gradients", "shapes"),
+    reference=vjp_reference,
+    draw=draw_vjp,
+    mistakes=(
+        Mistake("vjp_elementwise", lambda call, policy: (call.args[0] * call.args[1],)),
+        Mistake("vjp_diagonal_only", lambda call, policy: (call.args[0] * (1 - call.args[0]) * call.args[1],)),
+        Mistake("vjp_missing_p", vjp_missing_p),
+        Mistake("softmax_axis_ignored", vjp_axis_ignored),
+    ),
+    reveals={"gradients": VJP_MISTAKES, "shapes": (*VJP_MISTAKES, "softmax_axis_ignored")},
+)
+
+
+def entropy_args(call: Call) -> tuple[np.ndarray, np.ndarray]:
+    weights, valid = call.args
+    return weights, np.broadcast_to(valid, weights.shape)
+
+
+def entropy_reference(call: Call, policy: Policy) -> Output:
+    weights, valid = entropy_args(call)
+    return (engine.entropy(weights, mask=valid, normalized=True),)
+
+
+def not_normalised(call: Call, policy: Policy) -> Output:
+    weights, valid = entropy_args(call)
+    return (engine.entropy(weights, mask=valid),)
+
+
+def by_all_keys(call: Call, policy: Policy) -> Output:
+    weights, valid = entropy_args(call)
+    return (engine.entropy(weights, mask=valid) / np.log(weights.shape[-1]),)
+
+
+def nan_on_zero_weights(call: Call, policy: Policy) -> Output:
+    """−Σ p log p summed as is: a zero weight gives 0 · (−∞) = NaN for its whole row."""
+    weights, _ = entropy_args(call)
+    (normalised,) = entropy_reference(call, policy)
+    return (np.where((weights == 0).any(axis=-1), np.nan, normalised),)
+
+
+def single_key_nan(call: Call, policy: Policy) -> Output | None:
+    """A row with one valid key: entropy 0 divided by log 1 = 0."""
+    weights, valid = entropy_args(call)
+    single = valid.sum(axis=-1) == 1
+    if not single.any():
+        return None
+    (normalised,) = entropy_reference(call, policy)
+    return (np.where(single, np.nan, normalised),)
+
+
+def padded_weights(rng: np.random.Generator, q_shape, k_shape, valid: np.ndarray) -> np.ndarray:
+    """Attention weights with padded keys at weight 0, from lively queries and keys."""
+    q, k = lively_qk(rng, q_shape, k_shape)
+    return engine.attention(q, k, k, attn_mask=valid).weights.copy()
+
+
+def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+    L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
+    match check:
+        case "output":
+            valid = allowed_mask(rng, S)
+            while valid.sum() < 2:
+                valid = allowed_mask(rng, S)
+            weights = padded_weights(rng, (L, 4), (S, 4), valid)
+            return [ProbeSpec((Call("attention_entropy", (weights, valid)),))]
+        case "shapes":
+            valid = allowed_mask(rng, 2, 1, 1, S)
+            valid[0, 0, 0, : int(rng.integers(2, S))] = True  # at least two valid keys …
+            valid[0, 0, 0, -1] = False  # … and a padded one
+            valid[1] = False
+            valid[1, 0, 0, int(rng.integers(S))] = True  # a single valid key: entropy 0 by definition
+            weights = padded_weights(rng, (2, 2, L, 4), (2, 2, S, 4), valid)
+            return [ProbeSpec((Call("attention_entropy", (weights, valid)),))]
+    raise ValueError(f"attention_entropy has no check {check!r}")
+
+
+ENTROPY_MISTAKES = ("entropy_not_normalised", "entropy_normalised_by_all_keys", "entropy_nan_on_zero_weights")
+ATTENTION_ENTROPY = Task(
+    id="attention_entropy",
+    functions=(Function("attention_entropy", ("weights", "valid")),),
+    checks=("output", "shapes"),
+    reference=entropy_reference,
+    draw=draw_entropy,
+    mistakes=(
+        Mistake("entropy_not_normalised", not_normalised),
+        Mistake("entropy_normalised_by_all_keys", by_all_keys),
+        Mistake("entropy_nan_on_zero_weights", nan_on_zero_weights),
+        Mistake("entropy_single_key_nan", single_key_nan),
+    ),
+    reveals={"output": ENTROPY_MISTAKES, "shapes": (*ENTROPY_MISTAKES, "entropy_single_key_nan")},
+)

@@ -1,0 +1,69 @@
+"""What a code task is made of: the functions to write, the engine's reference, the modelled mistakes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from quiz.code.compare import Output
+from quiz.code.probes import ProbeSpec
+from quiz.code.sandbox import Call
+
+Policy = Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function the candidate writes: its name, its parameters as in the def line, how many arrays it returns."""
+
+    name: str
+    parameters: tuple[str, ...]
+    returns: int = 1
+
+    @property
+    def signature(self) -> str:
+        return f"def {self.name}({', '.join(self.parameters)})"
+
+
+def always(policy: Policy) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known wrong implementation: `run` gives its output for a call, None where it behaves correctly.
+
+    id is the misconception recorded when a candidate's outputs match it: an `engine.Fault`
+    value where the engine models the mistake, else a name of quiz.code's own.
+    """
+
+    id: str
+    run: Callable[[Call, Policy], Output | None]
+    applies: Callable[[Policy], bool] = always  # some mistakes are the stated policy under another
+
+
+@dataclass(frozen=True)
+class Task:
+    """A function kind a code question can ask for.
+
+    `draw(check, rng)` gives the probes of one check; `reference(call, policy)` the engine's
+    output for a call. `mistakes` are listed most common first: when two match, the first is
+    named. `reveals[check]` are the mistakes that check's inputs are redrawn until they show.
+    """
+
+    id: str
+    functions: tuple[Function, ...]
+    checks: tuple[str, ...]
+    reference: Callable[[Call, Policy], Output]
+    draw: Callable[[str, np.random.Generator], list[ProbeSpec]]
+    mistakes: tuple[Mistake, ...]
+    reveals: Mapping[str, tuple[str, ...]]
+    policies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name → values, default first
+
+    def function(self, name: str) -> Function:
+        return next(f for f in self.functions if f.name == name)
+
+    def default_policy(self) -> dict[str, str]:
+        return {name: values[0] for name, values in self.policies.items()}

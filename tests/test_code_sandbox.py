@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import os
 import textwrap
-import time
 
 import numpy as np
 import pytest
 
 from quiz.code.sandbox import Call, Limits, run_calls
 
-FAST = Limits(cpu_seconds=1, wall_seconds=2)  # the product's limits are 5 s and 10 s; the behaviour is the same
+# The product's limits are 5 s of CPU and 10 s of wall clock; the behaviour is the same with smaller ones.
+# No test times itself: on a loaded machine a CPU second takes longer, so the wall limit is kept well
+# above the CPU limit where the CPU limit is the one under test.
+FAST = Limits(cpu_seconds=1, wall_seconds=2)
+CPU_BOUND = Limits(cpu_seconds=1, wall_seconds=30)
 
 # One file, one function per misbehaviour, all called in a single child (the module fixture).
 # Each function's first line is the line its problem is reported on: see LINE below.
@@ -153,10 +156,10 @@ def test_a_misbehaving_function_is_an_error_at_its_line(misbehaviour, name, kind
 @pytest.mark.parametrize(
     "name, expected, got",
     [
-        ("returns_list", "numpy array", "list"),
-        ("returns_objects", "numpy array of numbers", "dtype object"),
-        ("returns_one_of_two", "tuple of 2 arrays", "ndarray"),
-        ("returns_huge", "numpy array", "10000000 elements"),
+        ("returns_list", "array", "list"),
+        ("returns_objects", "numeric", "object"),
+        ("returns_one_of_two", "tuple", "ndarray"),
+        ("returns_huge", "size", "10000000"),
     ],
 )
 def test_a_wrong_return_type_says_what_was_expected_and_what_came(misbehaviour, name, expected, got):
@@ -209,9 +212,7 @@ def test_an_exception_while_loading_names_its_line():
 
 def test_an_endless_loop_stops_at_the_cpu_limit_at_its_line():
     source = "def f(x):\n    total = 0\n    while True:\n        total += 1\n"
-    start = time.monotonic()
-    result = run_calls(source, [call("f"), call("f")], limits=FAST)
-    assert time.monotonic() - start < FAST.wall_seconds
+    result = run_calls(source, [call("f"), call("f")], limits=CPU_BOUND)
     first, second = result.calls
     assert first.error.kind == "cpu_limit" and first.error.line in (3, 4)
     assert second.error == first.error  # the budget is spent: the next call is not made
@@ -219,17 +220,13 @@ def test_an_endless_loop_stops_at_the_cpu_limit_at_its_line():
 
 def test_a_loop_that_swallows_the_limit_is_killed_all_the_same():
     source = "def f(x):\n    while True:\n        try:\n            sum(range(10**10))\n        except BaseException:\n            pass\n"
-    start = time.monotonic()
-    result = run_calls(source, [call("f")], limits=FAST)
-    assert time.monotonic() - start < FAST.wall_seconds + 2
-    assert result.load_error.kind == "cpu_limit"
+    result = run_calls(source, [call("f")], limits=CPU_BOUND)
+    assert (result.load_error.kind, result.load_error.limit) == ("cpu_limit", "1")
 
 
 def test_waiting_stops_at_the_wall_clock_limit_and_the_process_is_gone():
     source = "import os, time\ndef f(x):\n    print(os.getpid())\n    time.sleep(100)\n"
-    start = time.monotonic()
     result = run_calls(source, [call("f")], limits=FAST)
-    assert time.monotonic() - start < FAST.wall_seconds + 2
     error = result.calls[0].error
     assert (error.kind, error.line) == ("wall_limit", 4)
     with pytest.raises(ProcessLookupError):
@@ -238,10 +235,8 @@ def test_waiting_stops_at_the_wall_clock_limit_and_the_process_is_gone():
 
 def test_a_wait_that_swallows_the_alarm_is_killed_with_its_process_group():
     source = "import time\ndef f(x):\n    while True:\n        try:\n            time.sleep(100)\n        except BaseException: pass\n"
-    start = time.monotonic()
     result = run_calls(source, [call("f")], limits=FAST)
-    assert time.monotonic() - start < FAST.wall_seconds + 3
-    assert result.load_error.kind == "wall_limit"
+    assert (result.load_error.kind, result.load_error.limit) == ("wall_limit", "2")
 
 
 def test_writing_past_the_file_limit_fails_in_the_code_not_the_disk():
@@ -253,10 +248,10 @@ def test_writing_past_the_file_limit_fails_in_the_code_not_the_disk():
 
 
 def test_exit_handlers_the_code_registers_do_not_run():
+    # had the sleep run, the child would have been killed at the wall limit and its results lost
     source = "import atexit, time\natexit.register(time.sleep, 100)\ndef f(x):\n    return x\n"
-    start = time.monotonic()
     result = run_calls(source, [call("f")], limits=FAST)
-    assert time.monotonic() - start < FAST.wall_seconds
+    assert result.load_error is None
     np.testing.assert_array_equal(result.calls[0].arrays[0], np.arange(3.0))
 
 

@@ -6,7 +6,8 @@ No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public
 - `CHECKS` and `check_problems(...)`: the checks an author may name (quiz.code.checks).
 - `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run).
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)` (quiz.code.report).
-- `starter_problems(task, starter)`: whether a starter defines the task's functions (quiz.code.starter).
+- `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
+  task's functions with their parameters (quiz.code.starter).
 """
 
 from quiz.code.checks import CHECKS, check_problems
@@ -15,6 +16,7 @@ from quiz.code.report import check_label, describe_error, mistake_sentence, outc
 from quiz.code.run import run_checks
 from quiz.code.sandbox import Limits, RunError
 from quiz.code.spec import Function, Task
+from quiz.code.starter import default_starter, starter_problems
 from quiz.code.tasks import TASKS, get_task
 
 __all__ = [
@@ -29,10 +31,12 @@ __all__ = [
     "Task",
     "check_label",
     "check_problems",
+    "default_starter",
     "describe_error",
     "get_task",
     "mistake_sentence",
     "outcome_to_json",
     "render_checklist",
     "run_checks",
+    "starter_problems",
 ]

@@ -79,14 +79,17 @@ def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
     if expected.dtype == bool or actual.dtype == bool:
         differs = bool(np.any(actual.astype(bool) != expected.astype(bool)))
         return Difference(max_error=float(differs), excess=np.inf if differs else 0.0, nonfinite=False)
-    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    a, e = actual.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
     finite = np.isfinite(a) & np.isfinite(e)
-    same_special = (np.isnan(a) & np.isnan(e)) | (~np.isnan(a) & (a == e))  # equal infinities included
+    if finite.all():  # the common case, without the bookkeeping for NaN and inf
+        gap = np.abs(a - e)
+        ratio = gap / (tolerance.atol + tolerance.rtol * np.abs(e))
+        return Difference(max_error=float(gap.max(initial=0.0)), excess=float(ratio.max(initial=0.0)), nonfinite=False)
+    same_special = (np.isnan(a) & np.isnan(e)) | (a == e)  # NaN where NaN, or the same infinity
     misplaced = bool(np.any(~finite & ~same_special))
-    gap = np.abs(a - e, where=finite, out=np.zeros_like(a))
-    allowed = tolerance.atol + tolerance.rtol * np.abs(e, where=finite, out=np.zeros_like(e))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(gap == 0, 0.0, gap / allowed)  # a zero tolerance passes only equality
+    with np.errstate(invalid="ignore"):  # inf − inf where neither is used
+        gap = np.abs(a - e, where=finite, out=np.zeros_like(a))
+    ratio = gap / (tolerance.atol + tolerance.rtol * np.abs(e, where=finite, out=np.zeros_like(e)))
     excess = np.inf if misplaced else float(ratio.max(initial=0.0))
     return Difference(max_error=float(gap.max(initial=0.0)), excess=excess, nonfinite=misplaced)
 

@@ -20,6 +20,8 @@ class Evidence:
     dtype: str | None = None  # the precision of the probe's inputs
     tolerance: Tolerance | None = None
     max_error: float | None = None  # largest |yours − engine| where both are finite
+    differing: int | None = None  # boolean results: how many entries differ from the engine's …
+    entries: int | None = None  # … out of how many
     nonfinite: bool = False  # NaN or inf where the engine has a number (or the reverse)
     error: RunError | None = None  # the call raised, or did not return arrays
     mismatch: Mismatch | None = None  # wrong number, shape or dtype of arrays

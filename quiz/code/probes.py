@@ -53,20 +53,22 @@ class ProbeSpec:
 
 @dataclass(frozen=True)
 class Probe:
-    """A spec with the engine's outputs and each applicable mistake's outputs, call by call."""
+    """A spec with the engine's outputs and each applicable mistake's outputs, call by call.
+
+    tolerance and dtype follow from the lowest precision among the calls' arguments.
+    """
 
     calls: tuple[Call, ...]
     criterion: Criterion
     references: tuple[Output, ...]
     mistakes: Mapping[str, tuple[Output, ...]] = field(default_factory=dict)
+    tolerance: Tolerance = field(init=False)
+    dtype: str = field(init=False)
 
-    @property
-    def tolerance(self) -> Tolerance:
-        return tolerance_for(*(arg for call in self.calls for arg in call.args))[0]
-
-    @property
-    def dtype(self) -> str:
-        return tolerance_for(*(arg for call in self.calls for arg in call.args))[1]
+    def __post_init__(self) -> None:
+        tolerance, dtype = tolerance_for(*(arg for call in self.calls for arg in call.args))
+        object.__setattr__(self, "tolerance", tolerance)
+        object.__setattr__(self, "dtype", dtype)
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,10 @@ def _with(evidence: Evidence, **changes) -> Evidence:
 
 
 def _matches(base: Evidence, outputs: list[Output], probe: Probe) -> Verdict:
+    if any(array.dtype == bool for reference in probe.references for array in reference):
+        differing = sum(int(np.sum(a != r)) for out, ref in zip(outputs, probe.references) for a, r in zip(out, ref))
+        entries = sum(r.size for ref in probe.references for r in ref)
+        return Verdict(differing == 0, _with(base, tolerance=None, differing=differing, entries=entries))
     gaps = [difference(out, ref, probe.tolerance) for out, ref in zip(outputs, probe.references)]
     worst = max(gaps, key=lambda gap: gap.excess)
     evidence = _with(base, max_error=max(gap.max_error for gap in gaps), nonfinite=worst.nonfinite)

@@ -66,16 +66,14 @@ def evidence_text(evidence: Evidence, lang: str = "en") -> str:
         return tr("code.leak", lang, after=evidence.changed_after, position=evidence.leak_position)
     if evidence.nonfinite:
         return tr("code.nonfinite", lang, dtype=evidence.dtype or "float64")
+    if evidence.differing is not None:
+        return tr("code.differing", lang, count=evidence.differing, total=evidence.entries)
     if evidence.row_sum_error is not None:
         return tr("code.row_sum", lang, error=number(evidence.row_sum_error))
     if evidence.max_error is None:
         return ""
     tolerance = evidence.tolerance
-    rule = (
-        tr("code.tolerance_rule", lang, atol=f"{tolerance.atol:g}", rtol=f"{tolerance.rtol:g}", dtype=evidence.dtype)
-        if tolerance is not None
-        else tr("code.exact_rule", lang)
-    )
+    rule = tr("code.tolerance_rule", lang, atol=f"{tolerance.atol:g}", rtol=f"{tolerance.rtol:g}", dtype=evidence.dtype)
     return f"{tr('code.max_error', lang, error=number(evidence.max_error))}; {rule}"
 
 
@@ -110,7 +108,7 @@ def render_checklist(outcome: CodeOutcome, lang: str = "en") -> str:
 
 def _evidence_data(evidence: Evidence, lang: str) -> dict:
     data: dict = {}
-    for name in ("function", "dtype", "max_error", "leak_position", "changed_after", "row_sum_error"):
+    for name in ("function", "dtype", "max_error", "differing", "entries", "leak_position", "changed_after", "row_sum_error"):
         value = getattr(evidence, name)
         if value is not None:
             data[name] = value

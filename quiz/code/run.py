@@ -48,7 +48,7 @@ def run_checks(
     """
     task, chosen, full_policy, probes = prepare(task, seed=seed, checks=checks, policy=policy)
     ordered = [(check, probe) for check in chosen for probe in probes[check]]
-    calls = [_sized(probe, index) for _, probe in ordered for index in range(len(probe.calls))]
+    calls = [_as_run(task, probe, index) for _, probe in ordered for index in range(len(probe.calls))]
     run = run_calls(source, calls, filename=filename, limits=limits)
     if run.load_error is not None:
         failed = tuple(CheckResult(check, False, Evidence()) for check in chosen)  # the error is said once
@@ -111,7 +111,12 @@ def grade(
     )
 
 
-def _sized(probe: Probe, index: int) -> Call:
-    """The probe's call `index`, with a cap on what it may return, from the engine's result for it."""
+def _as_run(task: Task, probe: Probe, index: int) -> Call:
+    """The probe's call `index` as the sandbox makes it: how many arrays come back, and a cap on their size."""
+    call = probe.calls[index]
     expected = sum(array.size for array in probe.references[index])
-    return replace(probe.calls[index], max_elements=RESULT_ELEMENTS_FACTOR * expected + 1024)
+    return replace(
+        call,
+        returns=task.function(call.function).returns,
+        max_elements=RESULT_ELEMENTS_FACTOR * expected + 1024,
+    )

@@ -26,7 +26,9 @@ import numpy as np
 
 HARNESS = Path(__file__).with_name("harness.py")
 REPORT_BYTES = 1 << 20  # a report is statuses and short messages; anything larger is not ours
-GRACE_SECONDS = 2.0  # past the wall limit, the child has had its chance to report
+# Past the wall limit the child has had its chance to report; the grace also covers its start-up
+# (numpy's import) on a loaded machine, which the child's own alarm does not count.
+GRACE_SECONDS = 5.0
 # Numerical libraries start one thread per core unless told otherwise, each with its own
 # buffers: one thread keeps numpy well inside the memory limit and off the other cores.
 CHILD_ENV = {

@@ -1,0 +1,14 @@
+import numpy as np
+
+
+def attention(q, k, v, mask=None):
+    """exp of the raw scores."""
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        if mask.dtype == bool:
+            scores = np.where(mask, scores, -np.inf)
+        else:
+            scores = scores + mask
+    weights = np.exp(scores)
+    weights = weights / np.sum(weights, axis=-1, keepdims=True)
+    return weights @ v

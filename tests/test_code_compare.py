@@ -1,0 +1,48 @@
+"""The tolerance rule and the measures of difference checks report."""
+
+import numpy as np
+import pytest
+
+from quiz.code.compare import TOLERANCES, Tolerance, difference, mismatch, tolerance_for
+
+RULE = Tolerance(atol=1e-3, rtol=1e-2)
+
+
+def one(x):
+    return (np.asarray(x, dtype=float),)
+
+
+def test_an_element_passes_when_within_atol_plus_rtol_of_the_engine():
+    assert difference(one([100.0]), one([101.0]), RULE).within  # 1 ≤ 0.001 + 0.01 · 101
+    assert not difference(one([100.0]), one([102.0]), RULE).within  # 2 > 0.001 + 0.01 · 102
+    gap = difference(one([0.0, 5.0]), one([0.0005, 5.0]), RULE)
+    assert gap.max_error == pytest.approx(0.0005) and gap.excess == pytest.approx(0.0005 / (0.001 + 0.01 * 0.0005))
+
+
+def test_nan_and_inf_must_stand_where_the_engine_has_them():
+    assert difference(one([np.nan, 1.0]), one([np.nan, 1.0]), RULE).within
+    assert difference(one([np.inf]), one([np.inf]), RULE).within
+    for actual, expected in (([np.nan], [1.0]), ([1.0], [np.nan]), ([np.inf], [-np.inf]), ([np.inf], [1e300])):
+        gap = difference(one(actual), one(expected), RULE)
+        assert gap.nonfinite and not gap.within
+
+
+def test_booleans_must_be_equal_and_shapes_must_agree():
+    assert difference((np.array([True, False]),), (np.array([True, False]),), RULE).within
+    assert not difference((np.array([True, True]),), (np.array([True, False]),), RULE).within
+    assert not difference(one([[1.0, 2.0]]), one([1.0, 2.0]), RULE).within
+    assert not difference(one([1.0]), (*one([1.0]), *one([1.0])), RULE).within
+
+
+def test_a_mismatch_names_what_came_and_what_was_due():
+    assert mismatch(one([[1.0, 2.0]]), one([1.0, 2.0])).__dict__ == {"kind": "shape", "got": "(1, 2)", "expected": "(2,)"}
+    assert mismatch((np.array([1, 0]),), (np.array([True, False]),)).__dict__ == {"kind": "dtype", "got": "int64", "expected": "bool"}
+    assert mismatch(one([1.0]), one([1.0]) * 3).__dict__ == {"kind": "count", "got": "1", "expected": "3"}
+    assert mismatch(one([1.0]), one([2.0])) is None
+
+
+def test_the_lowest_input_precision_sets_the_tolerance():
+    half, single, double = (np.ones(2, dtype=d) for d in (np.float16, np.float32, np.float64))
+    assert tolerance_for(double, single) == (TOLERANCES[np.dtype(np.float32)], "float32")
+    assert tolerance_for(single, half, 3) == (TOLERANCES[np.dtype(np.float16)], "float16")
+    assert tolerance_for(np.ones(2, dtype=bool), 4) == (TOLERANCES[np.dtype(np.float64)], "float64")

@@ -16,7 +16,7 @@ import sys
 import time
 
 from quiz.code import run_checks
-from quiz.code.run import prepare
+from quiz.code.run import plan
 
 REPEATS = 11
 GOAL_SECONDS = 1.5
@@ -53,7 +53,7 @@ def main() -> None:
         "python -I -c 'import numpy' (floor)": bare_numpy,
         "grade a right answer (7 checks)": lambda: run_checks("attention", RIGHT, seed=next(seeds)),
         "grade a wrong answer (+ fault matching)": lambda: run_checks("attention", WRONG, seed=next(seeds)),
-        "  of which drawing the inputs": lambda: prepare("attention", seed=next(seeds)),
+        "  of which drawing the inputs": lambda: plan("attention", seed=next(seeds)),
     }
     assert run_checks("attention", WRONG, seed=0).misconception == "missing_scale"
     for run in cases.values():  # warm the file cache and bytecode

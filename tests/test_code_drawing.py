@@ -15,16 +15,16 @@ from quiz.code import TASKS
 from quiz.code.drawing import draw_check, separates
 from quiz.code.inputs import FLOAT16_EXP_LIMIT, lively
 from quiz.code.probes import NoLeak
-from quiz.code.run import prepare
+from quiz.code.run import plan
 
 DIGEST = """
 import hashlib, sys
 import numpy as np
 from quiz.code import TASKS
-from quiz.code.run import prepare
+from quiz.code.run import plan
 digest = hashlib.sha256()
 for task_id in sorted(TASKS):
-    for check, probes in prepare(task_id, seed=int(sys.argv[1]))[3].items():
+    for check, probes in plan(task_id, seed=int(sys.argv[1])).probes.items():
         for probe in probes:
             for call in probe.calls:
                 for arg in call.args:
@@ -47,8 +47,8 @@ def test_the_same_seed_draws_the_same_inputs_in_any_process_and_another_seed_oth
 
 
 def test_choosing_fewer_checks_leaves_each_checks_inputs_as_they_were():
-    everything = prepare("attention", seed=4)[3]
-    alone = prepare("attention", seed=4, checks=["causal_leak"])[3]
+    everything = plan("attention", seed=4).probes
+    alone = plan("attention", seed=4, checks=["causal_leak"]).probes
     for mine, theirs in zip(everything["causal_leak"][0].calls, alone["causal_leak"][0].calls):
         for a, b in zip(mine.args, theirs.args):
             np.testing.assert_array_equal(a, b)

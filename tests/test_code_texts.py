@@ -113,3 +113,29 @@ def test_the_json_is_plain_data_with_ids_numbers_and_texts():
     assert by_id["large_scores"]["passed"] is False and by_id["large_scores"]["evidence"]["nonfinite"] is True
     assert by_id["output"]["evidence"]["tolerance"] == {"atol": 1e-8, "rtol": 1e-6}
     assert data["score"] == pytest.approx(4 / 6)
+
+
+def test_a_wrong_shape_names_the_function_and_both_shapes():
+    source = "def attention(q, k, v, mask=None):\n    return q[..., :1]\n"
+    outcome = run_checks("attention", source, seed=6, checks=["output"])
+    evidence = outcome.checks[0].evidence
+    expected = str((evidence.mismatch.expected))
+    assert evidence.mismatch.kind == "shape" and evidence.mismatch.got.endswith(", 1)")
+    assert render_checklist(outcome).splitlines()[1] == f"    attention returned shape {evidence.mismatch.got}; expected {expected}"
+
+
+def test_a_leak_names_the_first_position_that_changed():
+    source = "import numpy as np\n\ndef attention(q, k, v, mask=None):\n    s = q @ k.T / np.sqrt(q.shape[-1])\n    w = np.exp(s - s.max(-1, keepdims=True))\n    return w / w.sum(-1, keepdims=True) @ v\n"
+    outcome = run_checks("attention", source, seed=9, checks=["causal_leak"])
+    evidence = outcome.checks[0].evidence
+    assert evidence.leak_position == 0 and evidence.changed_after >= 1
+    assert f"changing the tokens after position {evidence.changed_after} changed the output at position 0" in render_checklist(outcome)
+    assert outcome.misconception == "no_causal_mask"
+
+
+def test_rows_that_do_not_sum_to_one_say_by_how_much():
+    source = "import numpy as np\n\ndef softmax(x, axis=-1):\n    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
+    outcome = run_checks("softmax", source, seed=3, checks=["rows_sum_to_one"])
+    [check] = outcome.checks
+    assert not check.passed and check.evidence.row_sum_error > 0.01
+    assert render_checklist(outcome, "ja").splitlines()[1].startswith("    |行の和 − 1| の最大値は ")

@@ -4,7 +4,9 @@ No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public
 
 - `TASKS` / `get_task(id)`: the function kinds a code question can ask for (quiz.code.tasks).
 - `CHECKS` and `check_problems(...)`: the checks an author may name (quiz.code.checks).
-- `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run).
+- `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run);
+  `grade_engine(task, seed=...)` grades the engine's own outputs, a question's answer-key self-test;
+  `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere.
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)` (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
   task's functions with their parameters (quiz.code.starter).
@@ -13,7 +15,7 @@ No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public
 from quiz.code.checks import CHECKS, check_problems
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
 from quiz.code.report import check_label, describe_error, mistake_sentence, outcome_to_json, render_checklist
-from quiz.code.run import run_checks
+from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
 from quiz.code.sandbox import Limits, RunError
 from quiz.code.spec import Function, Task
 from quiz.code.starter import default_starter, starter_problems
@@ -26,6 +28,7 @@ __all__ = [
     "Evidence",
     "Function",
     "Limits",
+    "Plan",
     "RunError",
     "TASKS",
     "Task",
@@ -34,8 +37,11 @@ __all__ = [
     "default_starter",
     "describe_error",
     "get_task",
+    "grade",
+    "grade_engine",
     "mistake_sentence",
     "outcome_to_json",
+    "plan",
     "render_checklist",
     "run_checks",
     "starter_problems",

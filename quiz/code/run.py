@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from quiz.code.checks import check_problems
 from quiz.code.drawing import draw_check
@@ -17,16 +17,35 @@ from quiz.code.tasks import get_task
 RESULT_ELEMENTS_FACTOR = 16  # a result may be this many times the expected size before it is refused
 
 
-def prepare(task: Task | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None):
-    """The task, the checks to run, the full policy and each check's probes; ValueError on a bad choice."""
+@dataclass(frozen=True)
+class Plan:
+    """What grading runs: the task, the chosen checks in the task's order, the full policy, the probes."""
+
+    task: Task
+    seed: int
+    checks: tuple[str, ...]
+    policy: Mapping[str, str]
+    probes: Mapping[str, tuple[Probe, ...]]  # by check
+
+    def ordered(self) -> list[Probe]:
+        """Every probe, check by check: the order of the calls made and of the results."""
+        return [probe for check in self.checks for probe in self.probes[check]]
+
+    def calls(self) -> list[Call]:
+        """The calls to make, each told how many arrays it returns and how large they may be."""
+        return [_as_run(self.task, probe, index) for probe in self.ordered() for index in range(len(probe.calls))]
+
+
+def plan(task: Task | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None) -> Plan:
+    """The probes for `seed`; a ValueError when the task, a check or the policy is not known."""
     task = get_task(task) if isinstance(task, str) else task
     problems = check_problems(task.checks, task.policies, checks, policy)
     if problems:
         raise ValueError(f"code task {task.id}: " + "; ".join(problems))
-    chosen = tuple(c for c in task.checks if checks is None or c in checks)  # the task's order
+    chosen = tuple(c for c in task.checks if checks is None or c in checks)
     full_policy = {**task.default_policy(), **(policy or {})}
     probes = {check: draw_check(task, check, seed, full_policy) for check in chosen}
-    return task, chosen, full_policy, probes
+    return Plan(task=task, seed=seed, checks=chosen, policy=full_policy, probes=probes)
 
 
 def run_checks(
@@ -42,73 +61,68 @@ def run_checks(
     """Run `source`'s functions on the inputs drawn for `seed` and grade them check by check.
 
     checks defaults to every check of the task; policy to the task's defaults (empty_rows:
-    zero). A check or policy the task does not have is a ValueError (an authoring error, which
-    pack validation reports first with `check_problems`). Whatever the file does, the result is
-    an outcome: `error` says when it could not be run or imported.
+    zero). `filename` is how messages name the file. A check or policy the task does not have
+    is a ValueError (an authoring error, which pack validation reports first with
+    `check_problems`). Whatever the file does, the result is an outcome: `error` says when it
+    could not be run or imported. Blocks for at most the wall-clock limit and a few seconds.
     """
-    task, chosen, full_policy, probes = prepare(task, seed=seed, checks=checks, policy=policy)
-    ordered = [(check, probe) for check in chosen for probe in probes[check]]
-    calls = [_as_run(task, probe, index) for _, probe in ordered for index in range(len(probe.calls))]
-    run = run_calls(source, calls, filename=filename, limits=limits)
-    if run.load_error is not None:
-        failed = tuple(CheckResult(check, False, Evidence()) for check in chosen)  # the error is said once
-        return CodeOutcome(
-            task=task.id,
-            seed=seed,
-            policy=tuple(full_policy.items()),
-            checks=failed,
-            misconception=None,
-            score=0.0,
-            error=run.load_error,
-            output=run.output,
-            output_truncated=run.output_truncated,
-        )
-    return grade(task, chosen, full_policy, probes, run.calls, seed=seed, output=run.output, truncated=run.output_truncated)
+    planned = plan(task, seed=seed, checks=checks, policy=policy)
+    run = run_calls(source, planned.calls(), filename=filename, limits=limits)
+    if run.load_error is None:
+        return grade(planned, run.calls, output=run.output, truncated=run.output_truncated)
+    return CodeOutcome(
+        task=planned.task.id,
+        seed=seed,
+        policy=tuple(planned.policy.items()),
+        checks=tuple(CheckResult(check, False, Evidence()) for check in planned.checks),  # the error is said once
+        misconception=None,
+        score=0.0,
+        error=run.load_error,
+        output=run.output,
+        output_truncated=run.output_truncated,
+    )
 
 
-def grade(
-    task: Task,
-    chosen: Sequence[str],
-    policy: Policy,
-    probes: Mapping[str, Sequence[Probe]],
-    results: Sequence[CallResult],
-    *,
-    seed: int,
-    output: str = "",
-    truncated: bool = False,
-) -> CodeOutcome:
-    """The outcome of `results`, the candidate's results for every probe's calls in check order.
+def grade(planned: Plan, results: Sequence[CallResult], *, output: str = "", truncated: bool = False) -> CodeOutcome:
+    """The outcome of `results`, one per call of `planned.calls()`, in that order.
 
-    Separate from running so that the mistakes can be graded on the engine's own outputs.
+    Apart from running, so that results can come from elsewhere: tests grade the engine's own
+    outputs and each mistake's.
     """
-    per_probe: list[Sequence[CallResult]] = []
-    position = 0
-    for check in chosen:
-        for probe in probes[check]:
-            per_probe.append(results[position : position + len(probe.calls)])
-            position += len(probe.calls)
-    flat = [probe for check in chosen for probe in probes[check]]
-    mistake = matched_mistake(task, flat, per_probe, policy)
-    verdicts = iter(judge(probe, probe_results) for probe, probe_results in zip(flat, per_probe))
+    ordered = planned.ordered()
+    answers, start = [], 0  # the results of each probe's calls, aligned with `ordered`
+    for probe in ordered:
+        answers.append(results[start : start + len(probe.calls)])
+        start += len(probe.calls)
+    mistake = matched_mistake(planned.task, ordered, answers, planned.policy)
+    verdicts = iter([judge(probe, answer) for probe, answer in zip(ordered, answers)])
     check_results = []
-    for check in chosen:
-        judged = [next(verdicts) for _ in probes[check]]
-        failing = [v for v in judged if not v.passed]
-        shown = failing[0] if failing else max(judged, key=lambda v: v.evidence.max_error or 0.0)
-        shows = mistake is not None and bool(failing) and shows_on(mistake, probes[check])
+    for check in planned.checks:
+        mine = [next(verdicts) for _ in planned.probes[check]]
+        failing = [v for v in mine if not v.passed]
+        shown = failing[0] if failing else max(mine, key=lambda v: v.evidence.max_error or 0.0)
+        shows = mistake is not None and bool(failing) and shows_on(mistake, planned.probes[check])
         check_results.append(CheckResult(check, not failing, shown.evidence, shows_mistake=shows))
     passed = sum(result.passed for result in check_results)
     return CodeOutcome(
-        task=task.id,
-        seed=seed,
-        policy=tuple(policy.items()),
+        task=planned.task.id,
+        seed=planned.seed,
+        policy=tuple(planned.policy.items()),
         checks=tuple(check_results),
         misconception=mistake,
-        score=passed / len(check_results) if check_results else 0.0,
+        score=passed / len(check_results),
         error=None,
         output=output,
         output_truncated=truncated,
     )
+
+
+def grade_engine(
+    task: Task | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None
+) -> CodeOutcome:
+    """The engine's own outputs graded as an answer: a code question's answer-key self-test (scores 1)."""
+    planned = plan(task, seed=seed, checks=checks, policy=policy)
+    return grade(planned, [CallResult(out) for probe in planned.ordered() for out in probe.references])
 
 
 def _as_run(task: Task, probe: Probe, index: int) -> Call:

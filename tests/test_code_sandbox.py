@@ -265,3 +265,9 @@ def test_a_file_over_the_size_limit_is_not_run():
     error = run_calls("x = 1\n" * 10, [call("f")], limits=Limits(source_chars=20)).load_error
     assert (error.kind, error.detail) == ("too_long", "20")
 
+
+
+def test_a_process_that_cannot_start_is_an_error_not_an_exception(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.executable", str(tmp_path / "no-python"))
+    result = run_calls("def f(x):\n    return x\n", [call("f")], limits=FAST)
+    assert result.load_error.kind == "not_started" and "no-python" in result.load_error.detail

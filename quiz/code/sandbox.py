@@ -36,7 +36,6 @@ CHILD_ENV = {
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
     "NUMEXPR_NUM_THREADS": "1",
-    "LC_ALL": "C.UTF-8",
     "PATH": os.defpath,
 }
 
@@ -45,7 +44,10 @@ Argument = np.ndarray | int | float | bool | str | None
 
 @dataclass(frozen=True)
 class Limits:
-    """What the candidate's process may use. The defaults are the product's; tests pass smaller ones."""
+    """What the candidate's process may use. The defaults are the product's; tests pass smaller ones.
+
+    A run returns within wall_seconds plus GRACE_SECONDS whatever the code does.
+    """
 
     cpu_seconds: float = 5.0
     memory_bytes: int = 1 << 30
@@ -72,7 +74,7 @@ class RunError:
     kind: syntax, exception, exit, os_exit, cpu_limit, wall_limit, memory, recursion, stdin,
     refused (process creation and the like), forbidden_import, missing_function, not_callable,
     bad_return, too_long (the source), crash (killed by a signal), ended (exited without results),
-    unreadable (results that cannot be read).
+    unreadable (results that cannot be read), not_started (no temporary directory or process).
     For bad_return, detail is what was due (array, tuple, numeric, size) and got what came.
     """
 
@@ -144,11 +146,15 @@ def run_calls(
     if len(source) > limits.source_chars:
         too_long = RunError("too_long", detail=str(limits.source_chars))
         return RunResult(calls=(), load_error=too_long, output="", output_truncated=False)
-    with tempfile.TemporaryDirectory(prefix="quiz-code-") as workdir:
-        work = Path(workdir)
-        _write_inputs(work, source, calls, filename, limits, forbidden_modules)
-        stopped = _run_child(work, limits)
-        return _read_results(work, calls, stopped, limits)
+    try:
+        with tempfile.TemporaryDirectory(prefix="quiz-code-", ignore_cleanup_errors=True) as workdir:
+            work = Path(workdir)
+            _write_inputs(work, source, calls, filename, limits, forbidden_modules)
+            stopped = _run_child(work, limits)
+            return _read_results(work, calls, stopped, limits)
+    except OSError as error:  # no temporary space, no process to be had: said, not raised
+        not_started = RunError("not_started", detail=printable(str(error), 300))
+        return RunResult(calls=(), load_error=not_started, output="", output_truncated=False)
 
 
 def _write_inputs(

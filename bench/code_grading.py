@@ -3,7 +3,8 @@
 Grading = drawing the inputs, starting the sandboxed child (python -I with numpy), running the
 candidate's function on every check's inputs, judging, and fault matching. It is timed for a
 typical right answer to implement-sdpa (all seven checks) and for a wrong one, which also goes
-through fault matching. The floor is `python -I -c "import numpy"`, started the same way.
+through fault matching. The floor is `python -I -c "import numpy"`, started as the sandbox starts
+its child (same interpreter, same environment: one BLAS thread).
 Goal: grading ≤ 1.5 s. Prints medians of several runs, the three measured in alternation.
 Run: .venv/bin/python bench/code_grading.py
 """
@@ -17,6 +18,7 @@ import time
 
 from quiz.code import run_checks
 from quiz.code.run import plan
+from quiz.code.sandbox import CHILD_ENV
 
 REPEATS = 11
 GOAL_SECONDS = 1.5
@@ -38,7 +40,7 @@ WRONG = RIGHT.replace(" / np.sqrt(q.shape[-1])", "")  # the missing 1/√d_k
 
 
 def bare_numpy() -> None:
-    subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True)
+    subprocess.run([sys.executable, "-I", "-c", "import numpy"], check=True, env=CHILD_ENV)
 
 
 def timed(run) -> float:

@@ -140,6 +140,9 @@ def test_every_public_engine_function_is_callable_from_expressions():
             lambda: engine.attention(Q, K[:, :1], V[:, :1], enable_gqa=True).output,
         ),
         ("causal_mask(3, 4)", lambda: engine.causal_mask(3, 4)),
+        ("blockwise_attention(Q, K, V, 4)", lambda: engine.blockwise_attention(Q, K, V, 4)),
+        ("repeat_kv_heads(K, 2)", lambda: engine.repeat_kv_heads(K, 2)),
+        ("sum_kv_head_groups(Q, 3)", lambda: engine.sum_kv_head_groups(Q, 3)),
         ("split_heads(x, 2)", lambda: engine.split_heads(X, 2)),
         ("merge_heads(Q)", lambda: engine.merge_heads(Q)),
         (

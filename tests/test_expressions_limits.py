@@ -55,6 +55,9 @@ def refusal(source: str) -> ExpressionError:
         "scaled_dot_product_attention(ones((2000, 64)), ones((2000, 64)), ones((2000, 64)))",
         "self_attention(ones((5000, 4)), ones((4, 4)), ones((4, 4)), ones((4, 4)))",
         "causal_mask(10**5)",
+        "blockwise_attention(ones((1, 4)), ones((10**5, 4)), ones((10**5, 4)), 1)",
+        "blockwise_attention(ones((2000, 64)), ones((2000, 64)), ones((2000, 64)), 500)",
+        "repeat_kv_heads(ones((4, 1024, 64)), 10**4)",
         "x[array(zeros((2000, 1)), 'int64'), array(zeros(2000), 'int64')]",
         "[ones(2**20)] * 100",
         "[ones(2**20), ones(2**20), ones(2**20), ones(2**20), ones(2**20),"
@@ -118,3 +121,10 @@ def test_limits_hold_in_a_worker_thread():
     thread.start()
     thread.join()
     assert len(errors) == 1
+
+
+def test_blockwise_attention_counts_its_key_blocks():
+    # The scores would fit; 100,000 blocks would each be a step of a Python loop.
+    source = "blockwise_attention(ones((1, 4)), ones((10**5, 4)), ones((10**5, 4)), 1)"
+    assert "100,000 blocks; the limit is 4,096" in refusal(source).message
+    assert compile_expression("blockwise_attention(ones((1, 4)), ones((4096, 4)), ones((4096, 4)), 1).shape").evaluate({}) == (1, 4)

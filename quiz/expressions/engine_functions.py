@@ -5,7 +5,7 @@ from collections.abc import Mapping
 
 import engine
 from quiz.expressions.callables import Function
-from quiz.expressions.limits import check_elements, check_terms
+from quiz.expressions.limits import LimitExceeded, check_elements, check_terms
 from quiz.expressions.shapes import check_broadcast, check_matmul, padded_leading, shape_of
 
 
@@ -36,6 +36,27 @@ def _check_attention(arguments: Mapping[str, object]) -> int:
     check_elements(batch * S * max(E, Ev), "repeated keys and values")
     check_terms(batch * L * S * (E + Ev))
     return batch * L * S
+
+
+MAX_KEY_BLOCKS = 4_096
+"""Most key blocks blockwise attention may visit: each is one step of a Python loop."""
+
+
+def _check_blockwise(arguments: Mapping[str, object]) -> int:
+    """Bound blockwise attention as attention, and its loop by the number of key blocks."""
+    cost = _check_attention(arguments)
+    block, S = arguments["block_size"], _as_matrix(shape_of(arguments["key"]))[-2]
+    if isinstance(block, int) and block >= 1 and -(-S // block) > MAX_KEY_BLOCKS:
+        raise LimitExceeded(
+            f"{S:,} keys in blocks of {block} make {-(-S // block):,} blocks; the limit is {MAX_KEY_BLOCKS:,}"
+        )
+    return cost
+
+
+def _check_repeat_kv(arguments: Mapping[str, object]) -> None:
+    groups = arguments["groups"]
+    if isinstance(groups, int):
+        check_elements(math.prod(shape_of(arguments["x"])) * max(groups, 1), "repeated heads")
 
 
 def _check_jacobian(arguments: Mapping[str, object]) -> int:
@@ -93,9 +114,12 @@ ENGINE_FUNCTIONS: dict[str, Function] = {
             "scaled_dot_product_attention", engine.scaled_dot_product_attention, _check_attention
         ),
         Function("attention_backward", engine.attention_backward, _check_attention),
+        Function("blockwise_attention", engine.blockwise_attention, _check_blockwise),
         Function("causal_mask", engine.causal_mask, _check_causal_mask),
         Function("split_heads", engine.split_heads),
         Function("merge_heads", engine.merge_heads),
+        Function("repeat_kv_heads", engine.repeat_kv_heads, _check_repeat_kv),
+        Function("sum_kv_head_groups", engine.sum_kv_head_groups),
         Function("self_attention", engine.self_attention, _check_self_attention),
         Function("score_variance", engine.score_variance, _check_score_variance),
         Function("head_stats", engine.head_stats, _check_attention),

@@ -235,7 +235,7 @@ def test_waiting_stops_at_the_wall_clock_limit_and_the_process_is_gone():
 
 def test_a_wait_that_swallows_the_alarm_is_killed_with_its_process_group():
     source = "import time\ndef f(x):\n    while True:\n        try:\n            time.sleep(100)\n        except BaseException: pass\n"
-    result = run_calls(source, [call("f")], limits=FAST)
+    result = run_calls(source, [call("f")], limits=Limits(cpu_seconds=1, wall_seconds=2, grace_seconds=1))
     assert (result.load_error.kind, result.load_error.limit) == ("wall_limit", "2")
 
 

@@ -26,9 +26,6 @@ import numpy as np
 
 HARNESS = Path(__file__).with_name("harness.py")
 REPORT_BYTES = 1 << 20  # a report is statuses and short messages; anything larger is not ours
-# Past the wall limit the child has had its chance to report; the grace also covers its start-up
-# (numpy's import) on a loaded machine, which the child's own alarm does not count.
-GRACE_SECONDS = 5.0
 # Numerical libraries start one thread per core unless told otherwise, each with its own
 # buffers: one thread keeps numpy well inside the memory limit and off the other cores.
 CHILD_ENV = {
@@ -46,12 +43,15 @@ Argument = np.ndarray | int | float | bool | str | None
 class Limits:
     """What the candidate's process may use. The defaults are the product's; tests pass smaller ones.
 
-    A run returns within wall_seconds plus GRACE_SECONDS whatever the code does.
+    A run returns within wall_seconds + grace_seconds whatever the code does.
     """
 
     cpu_seconds: float = 5.0
     memory_bytes: int = 1 << 30
     wall_seconds: float = 10.0
+    # Past the wall limit the child has had its chance to report; the grace also covers its
+    # start-up (numpy's import) on a loaded machine, which the child's own alarm does not count.
+    grace_seconds: float = 5.0
     output_chars: int = 4000  # printed text kept for the learner; the rest is cut
     file_bytes: int = 64 << 20  # any one file the process writes, results included
     source_chars: int = 200_000
@@ -206,7 +206,7 @@ def _run_child(work: Path, limits: Limits) -> RunError | None:
             start_new_session=True,  # its own process group, killed as a whole
         )
         try:
-            code = child.wait(timeout=limits.wall_seconds + GRACE_SECONDS)
+            code = child.wait(timeout=limits.wall_seconds + limits.grace_seconds)
             timed_out = False
         except subprocess.TimeoutExpired:
             timed_out = True

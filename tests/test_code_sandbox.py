@@ -89,6 +89,10 @@ MISBEHAVING = textwrap.dedent(
             print("line", i, "\\x1b[2J")
         return x
 
+    def changes_directory(x):
+        os.chdir("/")
+        return x
+
     def writes_into_its_argument(x):
         x *= 100
         return x
@@ -178,6 +182,10 @@ def test_printed_output_is_cut_and_its_control_characters_escaped(misbehaviour):
     assert run.output_truncated and len(run.output) <= FAST.output_chars
     assert "line 0 \\x1b[2J\nline 1 " in run.output
     assert "\x1b" not in run.output
+
+
+def test_results_come_back_after_the_code_changes_directory(misbehaviour):
+    np.testing.assert_array_equal(misbehaviour[0]["changes_directory"].arrays[0], np.arange(3.0))
 
 
 def test_each_call_gets_fresh_arguments(misbehaviour):

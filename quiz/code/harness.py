@@ -125,6 +125,8 @@ def set_limits(config: dict) -> None:
 
 
 def raise_on(signum: int, error: type[BaseException]) -> None:
+    """Turn signal `signum` into `error`, raised wherever the candidate's code is running."""
+
     def handler(_signum, _frame):
         raise error()
 
@@ -225,7 +227,8 @@ def argument(spec: dict, inputs: dict):
 
 
 def main(workdir: str) -> None:
-    os.chdir(workdir)
+    work = os.path.abspath(workdir)  # absolute: the candidate's code may change directory
+    os.chdir(work)
     with open("config.json", encoding="utf-8") as file:
         config = json.load(file)
     set_limits(config)
@@ -268,8 +271,8 @@ def main(workdir: str) -> None:
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGXCPU, signal.SIG_IGN)
     report["output"], report["output_truncated"] = captured.text(), captured.truncated
-    savez("outputs.npz", **outputs)
-    with open_file("report.json", "w", encoding="utf-8") as file:
+    savez(os.path.join(work, "outputs.npz"), **outputs)
+    with open_file(os.path.join(work, "report.json"), "w", encoding="utf-8") as file:
         file.write(dumps(report))
     real_exit(0)  # skips whatever the candidate registered with atexit
 

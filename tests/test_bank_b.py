@@ -30,7 +30,15 @@ SOFTMAX = [
     "score-gradient-through-softmax",
     "scaling-gradient-ratio",
 ]
-NUMERIC = SOFTMAX
+PIPELINE = [
+    "multihead-scale-divisor",
+    "cross-attention-score-shape",
+    "head-scale-mistakes-weights",
+    "padding-mask-batch-weights",
+    "masked-after-softmax-row-sums",
+    "dropout-attention-weights",
+]
+NUMERIC = SOFTMAX + PIPELINE
 
 
 @pytest.fixture(scope="module")
@@ -38,10 +46,16 @@ def bank():
     return load_bank()
 
 
+_VARIANTS: dict[str, list] = {}
+
+
 def variants(bank, question_id: str, seeds=SEEDS):
-    compiled = bank.compiled(question_id)
-    assert compiled is not None, bank.problems(question_id)
-    return [make_variant(compiled, seed) for seed in seeds]
+    """The variants of `question_id` for `seeds`, drawn once per test session."""
+    if question_id not in _VARIANTS:
+        compiled = bank.compiled(question_id)
+        assert compiled is not None, bank.problems(question_id)
+        _VARIANTS[question_id] = [make_variant(compiled, seed) for seed in SEEDS]
+    return [_VARIANTS[question_id][seed] for seed in seeds]
 
 
 @pytest.mark.parametrize("question_id", NUMERIC)
@@ -143,3 +157,101 @@ def test_stable_softmax_equals_the_naive_one_where_both_are_finite():
         assert np.isinf(np.exp(np.float32(150)))
     z = np.array([200.0, 0, 0, 0])
     assert z.max() - z.mean() == 150
+
+
+# Pipeline facts ----------------------------------------------------------------------------------
+
+
+def test_the_divisor_is_the_engines_factor_after_the_head_split(bank):
+    rng = np.random.default_rng(4)
+    for variant in variants(bank, "multihead-scale-divisor", range(20)):
+        h, d_model = variant.inputs["h"], variant.values["d_model"]
+        x = rng.normal(size=(2, 3, d_model))
+        q = engine.split_heads(x, h)
+        assert engine.attention(q, q, q).scale == pytest.approx(1 / variant.answer)
+
+
+def test_cross_attention_score_shape_is_the_engines(bank):
+    rng = np.random.default_rng(5)
+    for variant in variants(bank, "cross-attention-score-shape", range(10)):
+        B, h, d_k, n_q, n_k = (variant.inputs[k] for k in ("B", "h", "d_k", "n_q", "n_k"))
+        q = engine.split_heads(rng.normal(size=(B, n_q, h * d_k)), h)
+        kv = engine.split_heads(rng.normal(size=(B, n_k, h * d_k)), h)
+        run = engine.attention(q, kv, kv)
+        assert list(run.scores.shape) == list(variant.answer)
+        assert engine.merge_heads(run.output).shape == (B, n_q, h * d_k)
+
+
+def test_head_scale_mistakes_are_the_closed_forms(bank):
+    for variant in variants(bank, "head-scale-mistakes-weights"):
+        s, h, n = variant.values["s"], variant.inputs["h"], variant.inputs["n"]
+        for name, divisor in (("scale_by_d_model", math.sqrt(4 * h)), ("sequence_length", n), ("no_scaling", 1), ("divide_by_d_k", 4)):
+            np.testing.assert_allclose(variant.misconceptions[name], engine.softmax(s / divisor), rtol=1e-12)
+        np.testing.assert_allclose(variant.answer, engine.softmax(s / 2), rtol=1e-12)
+
+
+def test_padding_weights_match_the_engines_boolean_mask(bank):
+    for variant in variants(bank, "padding-mask-batch-weights"):
+        Z, allowed = np.asarray(variant.values["Z"]), np.asarray(variant.values["allowed"])
+        # With K = I and E = 4 the engine scales Q Kᵀ = 2Z by 1/√4, giving the scores Z.
+        eye = np.broadcast_to(np.eye(4), (2, 4, 4))
+        run = engine.attention(2 * Z[:, None, :], eye, eye, attn_mask=allowed[:, None, :])
+        np.testing.assert_allclose(run.weights[:, 0, :], variant.answer, rtol=1e-12, atol=1e-15)
+        assert (variant.answer[~allowed] == 0).all()
+
+
+def test_masking_after_the_softmax_leaks_the_future_and_masking_before_does_not(bank):
+    for variant in variants(bank, "masked-after-softmax-row-sums", range(50)):
+        S, d_k = np.asarray(variant.values["S"]), variant.inputs["d_k"]
+        causal = engine.causal_mask(3)
+        nudged = S.copy()
+        nudged[0, 2] += 1.0  # a future key of query 1
+        buggy = lambda x: np.where(causal, engine.softmax(x / math.sqrt(d_k)), 0)  # noqa: E731
+        right = lambda x: engine.softmax(np.where(causal, x / math.sqrt(d_k), -np.inf))  # noqa: E731
+        assert buggy(nudged)[0, 0] != pytest.approx(buggy(S)[0, 0])
+        np.testing.assert_array_equal(right(nudged)[0], right(S)[0])
+        np.testing.assert_allclose(right(S).sum(axis=1), 1)
+        assert variant.answer[2] == pytest.approx(1)
+
+
+def test_inverted_dropout_keeps_each_weight_on_average(bank):
+    """The explanation's claim, by exact enumeration over the 16 masks."""
+    for variant in variants(bank, "dropout-attention-weights", range(20)):
+        p, drop = variant.values["p"], variant.inputs["p_drop"]
+        expected = np.zeros(4)
+        for bits in range(16):
+            keep = np.array([(bits >> i) & 1 for i in range(4)], dtype=bool)
+            chance = np.prod(np.where(keep, 1 - drop, drop))
+            expected += chance * np.where(keep, p / (1 - drop), 0)
+        np.testing.assert_allclose(expected, p, rtol=1e-12)
+
+
+def test_critical_pairs_of_the_order_question_are_genuinely_critical():
+    rng = np.random.default_rng(6)
+    d_k, z = 16, rng.normal(0, 4, size=(3, 3))
+    causal = engine.causal_mask(3)
+    right = engine.softmax(np.where(causal, z / math.sqrt(d_k), -np.inf))
+    # Scaling after the softmax: rows sum to 1/√d_k.
+    scaled_after = engine.softmax(np.where(causal, z, -np.inf)) / math.sqrt(d_k)
+    np.testing.assert_allclose(scaled_after.sum(axis=1), 1 / math.sqrt(d_k))
+    # Masking after the softmax: rows no longer sum to one.
+    masked_after = np.where(causal, engine.softmax(z / math.sqrt(d_k)), 0)
+    assert (masked_after.sum(axis=1)[:2] < 1 - 1e-3).all()
+    # Zeroing scores before the softmax does not remove a key: e^0 = 1 still counts.
+    keep = np.array([True, False, True])
+    dropped_scores = engine.softmax(np.where(keep, z[2] / math.sqrt(d_k), 0) / 0.5)
+    assert dropped_scores[1] > 0 and not np.allclose(dropped_scores, np.where(keep, right[2], 0) / 0.5)
+    # But scaling and a −∞ mask commute.
+    np.testing.assert_array_equal(np.where(causal, z, -np.inf) / math.sqrt(d_k), np.where(causal, z / math.sqrt(d_k), -np.inf))
+
+
+def test_fully_masked_row_facts():
+    """What the policy question's feedback says: NaN, uniform in float32, −1e9 → −∞ in float16."""
+    with np.errstate(invalid="ignore"):
+        assert np.isnan(engine.naive_softmax(np.full(4, -np.inf))).all()
+    scores = np.array([0.3, -1.2, 2.0, 0.5], dtype=np.float32)
+    np.testing.assert_allclose(engine.softmax(scores + np.float32(-1e9)), 0.25)
+    with np.errstate(over="ignore"):
+        assert np.isneginf(np.float16(-1e9))
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.isnan(engine.naive_softmax(np.full(4, -1e9).astype(np.float16))).all()

@@ -38,7 +38,8 @@ PIPELINE = [
     "masked-after-softmax-row-sums",
     "dropout-attention-weights",
 ]
-NUMERIC = SOFTMAX + PIPELINE
+KERNELS = ["online-softmax-running-sum", "fused-kernel-double-scale"]
+NUMERIC = SOFTMAX + PIPELINE + KERNELS
 
 
 @pytest.fixture(scope="module")
@@ -255,3 +256,70 @@ def test_fully_masked_row_facts():
         assert np.isneginf(np.float16(-1e9))
     with np.errstate(over="ignore", invalid="ignore"):
         assert np.isnan(engine.naive_softmax(np.full(4, -1e9).astype(np.float16))).all()
+
+
+# Kernel facts ------------------------------------------------------------------------------------
+
+
+def online_attention(scores: np.ndarray, values: np.ndarray, block: int) -> np.ndarray:
+    """One query's attention output computed FlashAttention's way: key blocks, running max and sum."""
+    m, total, acc = -np.inf, 0.0, np.zeros(values.shape[1])
+    for start in range(0, len(scores), block):
+        s, v = scores[start : start + block], values[start : start + block]
+        m_new = max(m, s.max())
+        rescale = math.exp(m - m_new) if np.isfinite(m) else 0.0
+        total = total * rescale + np.exp(s - m_new).sum()
+        acc = acc * rescale + np.exp(s - m_new) @ v
+        m = m_new
+    return acc / total
+
+
+def test_online_softmax_recurrence_gives_the_engines_attention():
+    rng = np.random.default_rng(7)
+    for _ in range(100):
+        n, d = rng.integers(2, 20), rng.integers(1, 5)
+        q, K, V = rng.normal(size=(1, d)), rng.normal(0, 3, size=(n, d)), rng.normal(size=(n, 2))
+        run = engine.attention(q, K, V)
+        np.testing.assert_allclose(online_attention(run.scaled[0], V, int(rng.integers(1, 6))), run.output[0], rtol=1e-10)
+
+
+def test_running_sum_after_block_two_is_the_full_rows_denominator(bank):
+    for variant in variants(bank, "online-softmax-running-sum"):
+        scores = np.concatenate([variant.values["b1"], variant.values["b2"]])
+        top = int(np.argmax(scores))
+        # softmax_j = e^(s_j − max) / ℓ, and e^0 = 1 at the maximum.
+        assert variant.answer == pytest.approx(1 / engine.softmax(scores)[top], rel=1e-12)
+
+
+def test_fused_double_scale_is_the_engines_double_scale_fault(bank):
+    for variant in variants(bank, "fused-kernel-double-scale"):
+        Q, K, d_k = np.asarray(variant.values["Q"]), np.asarray(variant.values["K"]), variant.inputs["d_k"]
+        np.testing.assert_allclose(variant.answer, engine.attention(Q, K, K, fault="double_scale").weights, rtol=1e-12)
+        np.testing.assert_allclose(variant.answer, engine.attention(Q, K, K, scale=1 / d_k).weights, rtol=1e-12)
+        # Flatter than intended, as the explanation says: a smaller largest weight in every row.
+        assert (variant.answer.max(axis=1) < variant.values["intended"].max(axis=1)).all()
+
+
+def test_float16_outcomes_follow_the_overflow_thresholds(bank):
+    limit = math.log(65504)
+    seen = set()
+    for variant in variants(bank, "float16-naive-softmax-outcome"):
+        z = np.asarray(variant.values["z"])
+        seen.add(variant.answer)
+        if z.max() > limit:
+            assert variant.answer == "nan"
+        elif math.log(np.exp(z).sum()) > limit:
+            assert variant.answer == "zeros"
+        else:
+            assert variant.answer == "fine"
+            np.testing.assert_allclose(variant.values["half"], engine.softmax(z), atol=2e-3)
+    assert seen == {"nan", "zeros", "fine"}
+
+
+def test_float16_facts_in_the_explanations():
+    assert math.log(65504) == pytest.approx(11.09, abs=0.005)
+    assert float(np.finfo(np.float16).max) == 65504
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.exp(np.float16(11.2))) and np.isfinite(np.exp(np.float16(11.0)))
+        assert np.isneginf(np.float16(-20) + np.finfo(np.float16).min)
+    assert np.float16(2048) + np.float16(1) == 2048

@@ -1,0 +1,95 @@
+"""The history file's schema, one forward migration per version, tracked in PRAGMA user_version.
+
+A migration runs inside the caller's write transaction, so a file is either at the old version
+or fully at the new one. Attempts are append-only: triggers refuse to change or delete them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Final
+
+VERSION_1: Final = """
+CREATE TABLE attempts (
+    seq INTEGER PRIMARY KEY,              -- insertion order, breaks ties between equal times
+    id TEXT NOT NULL UNIQUE,              -- random UUID
+    at_ms INTEGER NOT NULL,               -- UTC epoch milliseconds
+    question TEXT NOT NULL,
+    version TEXT NOT NULL,                -- content version of the question
+    key TEXT NOT NULL,                    -- variant key, id#seed
+    seed INTEGER NOT NULL,
+    inputs TEXT NOT NULL,                 -- drawn parameters, canonical JSON
+    lang TEXT NOT NULL,
+    mode TEXT NOT NULL CHECK (mode IN ('practice', 'mock', 'review')),
+    response TEXT,                        -- as typed; NULL when there is none
+    score REAL NOT NULL CHECK (score >= 0 AND score <= 1),
+    verdict TEXT NOT NULL CHECK (verdict IN ('correct', 'partial', 'incorrect', 'revealed', 'no_answer', 'not_reached')),
+    misconception TEXT,
+    hints INTEGER NOT NULL CHECK (hints >= 0),
+    revealed INTEGER NOT NULL CHECK (revealed IN (0, 1)),
+    duration_ms INTEGER CHECK (duration_ms >= 0)
+);
+CREATE INDEX attempts_by_time ON attempts (at_ms);
+CREATE INDEX attempts_by_question ON attempts (question, at_ms, score);
+CREATE TRIGGER attempts_are_never_changed BEFORE UPDATE ON attempts
+BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END;
+CREATE TRIGGER attempts_are_never_deleted BEFORE DELETE ON attempts
+BEGIN SELECT RAISE(ABORT, 'attempts are append-only'); END;
+
+-- The learner said an attempt was easy (FSRS rating Easy instead of the one its grade gives).
+CREATE TABLE easy_marks (
+    attempt TEXT PRIMARY KEY REFERENCES attempts (id),
+    at_ms INTEGER NOT NULL
+);
+
+-- One FSRS card per question id; rebuilt from the attempts whenever needed.
+CREATE TABLE cards (
+    question TEXT PRIMARY KEY,
+    card TEXT NOT NULL,                   -- fsrs.Card as JSON
+    due_ms INTEGER NOT NULL,              -- copied from the card for the due queries
+    reviews INTEGER NOT NULL,             -- reviews applied so far (seeds the interval fuzz)
+    last_ms INTEGER NOT NULL              -- time of the last review applied
+);
+CREATE INDEX cards_by_due ON cards (due_ms);
+
+-- Settings kept with the data, such as the scheduler's parameters.
+CREATE TABLE settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: Final = (VERSION_1,)
+"""MIGRATIONS[n] takes a file from version n to version n + 1."""
+CURRENT: Final = len(MIGRATIONS)
+
+
+def user_version(connection: sqlite3.Connection) -> int:
+    """The schema version the file says it has (0 for a new file)."""
+    return int(connection.execute("PRAGMA user_version").fetchone()[0])
+
+
+def is_empty(connection: sqlite3.Connection) -> bool:
+    """Whether the file holds no table, index or trigger yet."""
+    return connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] == 0
+
+
+def migrate(connection: sqlite3.Connection, start: int, target: int = CURRENT) -> None:
+    """Apply the migrations from version `start` up to `target`, inside the caller's transaction."""
+    for version in range(start, target):
+        for statement in _statements(MIGRATIONS[version]):
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {version + 1}")
+
+
+def _statements(script: str) -> list[str]:
+    """The script split into statements (a trigger's body keeps its own semicolons)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--"):
+            continue
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return [s for s in statements if s]

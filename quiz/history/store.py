@@ -1,0 +1,282 @@
+"""The history file: one SQLite database in the data directory, opened safely, written atomically.
+
+WAL journal, foreign keys on, a busy timeout, schema versions in PRAGMA user_version. Each thread
+gets its own connection (Textual's thread workers open their own). Recording an attempt appends
+it and updates its review card in one BEGIN IMMEDIATE transaction, committed before `record`
+returns, so two processes writing at once lose nothing and a killed process loses nothing it
+had recorded. A file that cannot be used is reported as an `Unavailable` reason and never
+overwritten or deleted; before a migration the file is first copied with `Connection.backup()`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Final
+from urllib.parse import quote
+
+from fsrs import Scheduler
+
+from quiz import locations
+from quiz.history import cards, schema
+from quiz.history.cards import CardState, DueCard
+from quiz.history.header import check_existing_file
+from quiz.history.records import AttemptRecord, check, now_ms
+from quiz.history.scheduling import PASS_MARK, ReviewScheduler
+from quiz.history.unavailable import (
+    DAMAGED,
+    NEWER,
+    NOT_HISTORY,
+    HistoryUnavailable,
+    Unavailable,
+    from_os_error,
+    from_sqlite_error,
+)
+
+HISTORY_FILE: Final = "history.sqlite3"
+BUSY_TIMEOUT_S: Final = 5.0
+"""How long a writer waits for another one (another app instance) before giving up."""
+
+_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms"
+_INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
+
+
+def history_path() -> Path:
+    """Where the history file lives: `history.sqlite3` in the data directory (`QUIZ_DATA_DIR`)."""
+    return locations.data_dir() / HISTORY_FILE
+
+
+def open_history(
+    path: Path | None = None, *, busy_timeout_s: float = BUSY_TIMEOUT_S, parameters: Scheduler | None = None
+) -> History | Unavailable:
+    """Open (creating or migrating when needed) the history file, or say why it cannot be used.
+
+    `parameters` are the FSRS parameters a new file starts with (default: fsrs's, fuzz on); an
+    existing file keeps its own.
+    """
+    path = path or history_path()
+    problem = check_existing_file(path)
+    if problem is not None:
+        return problem
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return from_os_error(exc, path)
+    history = History(path, busy_timeout_s)
+    try:
+        problem = history._prepare(parameters)
+    except HistoryUnavailable as exc:
+        problem = exc.reason
+    except sqlite3.Error as exc:
+        problem = from_sqlite_error(exc, path)
+    except OSError as exc:
+        problem = from_os_error(exc, path)
+    if problem is not None:
+        history.close()
+        return problem
+    return history
+
+
+def attempt_row(attempt: AttemptRecord) -> tuple[object, ...]:
+    """An attempt as the values of `_COLUMNS`."""
+    a = attempt
+    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms)
+
+
+def record_from_row(row: tuple) -> AttemptRecord:
+    """An attempt from a row of `_COLUMNS`."""
+    id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration = row
+    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration)
+
+
+class History:
+    """An open history file. Use `open_history()`; every method may raise `HistoryUnavailable`."""
+
+    def __init__(self, path: Path, busy_timeout_s: float) -> None:
+        self.path = path
+        self._busy_timeout_s = busy_timeout_s
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._scheduler = ReviewScheduler()
+
+    @property
+    def scheduler(self) -> ReviewScheduler:
+        """The FSRS scheduler with the parameters stored in this file."""
+        return self._scheduler
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (opened on first use)."""
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._connect("rw")
+            self._local.connection = connection
+        return connection
+
+    def close(self) -> None:
+        """Close every thread's connection."""
+        with self._lock:
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # --- writing -------------------------------------------------------------------------
+
+    def record(self, attempt: AttemptRecord) -> CardState | None:
+        """Append `attempt` and update its question's card, committed before returning.
+
+        Returns the card after the attempt (None for a question not reached in a mock interview
+        and never reviewed). Raises ValueError for an invalid record or an id already recorded.
+        """
+        check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            try:
+                connection.execute(_INSERT, attempt_row(attempt))
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+            return cards.apply_attempt(connection, self._scheduler, attempt)
+
+    def mark_easy(self, attempt_id: str, at_ms: int | None = None) -> CardState | None:
+        """The learner found a passed attempt easy: rate it Easy and reschedule its card.
+
+        Raises KeyError for an unknown attempt and ValueError for one below the pass mark.
+        """
+        with self._reporting(), self._transaction() as connection:
+            row = connection.execute("SELECT question, score, verdict FROM attempts WHERE id = ?", (attempt_id,)).fetchone()
+            if row is None:
+                raise KeyError(attempt_id)
+            question, score, verdict = row
+            if score < PASS_MARK or verdict == "not_reached":
+                raise ValueError(f"attempt {attempt_id} did not pass, so it cannot be rated Easy")
+            connection.execute("INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)", (attempt_id, at_ms or now_ms()))
+            return cards.rebuild_card(connection, self._scheduler, question)
+
+    def reschedule_card(self, question: str) -> CardState | None:
+        """Rebuild `question`'s card from its attempts alone (None when it has none)."""
+        with self._reporting(), self._transaction() as connection:
+            return cards.rebuild_card(connection, self._scheduler, question)
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole file, consistent at one moment, to `target` (which must not exist)."""
+        if target.exists():
+            raise FileExistsError(target)
+        with self._reporting():
+            copy = sqlite3.connect(target)
+            try:
+                self.connection().backup(copy)
+            finally:
+                copy.close()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def attempts(self, *, limit: int | None = None, question: str | None = None) -> list[AttemptRecord]:
+        """Attempts, newest first; only `question`'s when given; at most `limit`."""
+        where, params = ("WHERE question = ?", [question]) if question is not None else ("", [])
+        with self._reporting():
+            rows = self.connection().execute(
+                f"SELECT {_COLUMNS} FROM attempts {where} ORDER BY at_ms DESC, seq DESC LIMIT ?",
+                (*params, -1 if limit is None else limit),
+            )
+            return [record_from_row(row) for row in rows]
+
+    def attempt_count(self) -> int:
+        """How many attempts the file holds."""
+        with self._reporting():
+            return self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+
+    def card(self, question: str) -> CardState | None:
+        """`question`'s review card, or None before its first review."""
+        with self._reporting():
+            return cards.load_card(self.connection(), question)
+
+    def due(self, now: datetime) -> list[DueCard]:
+        """The cards due at `now` (an aware datetime), most overdue first."""
+        with self._reporting():
+            return cards.due_cards(self.connection(), self._scheduler, now)
+
+    # --- internals -----------------------------------------------------------------------
+
+    def _connect(self, mode: str) -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            f"file:{quote(str(self.path.resolve()))}?mode={mode}",
+            uri=True,
+            timeout=self._busy_timeout_s,
+            isolation_level=None,  # transactions are explicit: BEGIN IMMEDIATE ... COMMIT
+            check_same_thread=False,  # used by one thread only; close() may run on another
+        )
+        with self._lock:
+            self._connections.append(connection)
+        connection.execute("PRAGMA foreign_keys = ON")
+        # FULL: a committed attempt survives a power cut, not only a killed process.
+        connection.execute("PRAGMA synchronous = FULL")
+        return connection
+
+    def _prepare(self, parameters: Scheduler | None) -> Unavailable | None:
+        self._local.connection = connection = self._connect("rwc")
+        version = schema.user_version(connection)
+        if version > schema.CURRENT:
+            return Unavailable(NEWER, self.path, params={"version": version, "supported": schema.CURRENT})
+        if version == 0 and not schema.is_empty(connection):
+            return Unavailable(NOT_HISTORY, self.path)
+        # Only now, once the file is known to be ours: switching to WAL rewrites its header.
+        # The mode stays with the file, so other connections need not set it.
+        connection.execute("PRAGMA journal_mode = WAL")
+        if 0 < version < schema.CURRENT:
+            self.backup(self._backup_path(version))
+        with self._transaction() as connection:
+            version = schema.user_version(connection)  # another process may have migrated it
+            if version < schema.CURRENT:
+                schema.migrate(connection, version)
+            connection.execute(
+                "INSERT OR IGNORE INTO settings (name, value) VALUES ('scheduler', ?)",
+                (ReviewScheduler(parameters).to_json(),),
+            )
+            [stored] = connection.execute("SELECT value FROM settings WHERE name = 'scheduler'").fetchone()
+        try:
+            self._scheduler = ReviewScheduler.from_json(stored)
+        except (ValueError, KeyError, TypeError) as exc:
+            return Unavailable(DAMAGED, self.path, f"the stored FSRS parameters cannot be read ({exc})")
+        return None
+
+    def _backup_path(self, version: int) -> Path:
+        stem = self.path.with_suffix("").name
+        for n in range(1, 1000):
+            candidate = self.path.with_name(f"{stem}.v{version}-backup{'' if n == 1 else f'-{n}'}.sqlite3")
+            if not candidate.exists():
+                return candidate
+        raise FileExistsError(f"too many backups beside {self.path}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that takes the write lock at once, so no other writer interleaves."""
+        connection = self.connection()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield connection
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
+
+    @contextmanager
+    def _reporting(self) -> Iterator[None]:
+        """Turn SQLite and file errors into `HistoryUnavailable` with the reason."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise HistoryUnavailable(from_sqlite_error(exc, self.path)) from exc
+        except OSError as exc:
+            raise HistoryUnavailable(from_os_error(exc, self.path)) from exc

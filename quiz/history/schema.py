@@ -59,7 +59,20 @@ CREATE TABLE settings (
 );
 """
 
-MIGRATIONS: Final = (VERSION_1,)
+VERSION_2: Final = """
+-- Timed mock interviews group their attempts.
+ALTER TABLE attempts ADD COLUMN mock TEXT;
+CREATE INDEX attempts_by_mock ON attempts (mock) WHERE mock IS NOT NULL;
+
+-- What the learner has typed into a code question so far, kept across sessions.
+CREATE TABLE drafts (
+    key TEXT PRIMARY KEY,                 -- variant key
+    text TEXT NOT NULL,
+    updated_ms INTEGER NOT NULL
+);
+"""
+
+MIGRATIONS: Final = (VERSION_1, VERSION_2)
 """MIGRATIONS[n] takes a file from version n to version n + 1."""
 CURRENT: Final = len(MIGRATIONS)
 

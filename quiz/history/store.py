@@ -23,8 +23,9 @@ from urllib.parse import quote
 from fsrs import Scheduler
 
 from quiz import locations
-from quiz.history import cards, schema
+from quiz.history import cards, drafts, schema
 from quiz.history.cards import CardState, DueCard
+from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
@@ -42,7 +43,7 @@ HISTORY_FILE: Final = "history.sqlite3"
 BUSY_TIMEOUT_S: Final = 5.0
 """How long a writer waits for another one (another app instance) before giving up."""
 
-_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms"
+_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
 _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
@@ -85,13 +86,13 @@ def open_history(
 def attempt_row(attempt: AttemptRecord) -> tuple[object, ...]:
     """An attempt as the values of `_COLUMNS`."""
     a = attempt
-    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms)
+    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock)
 
 
 def record_from_row(row: tuple) -> AttemptRecord:
     """An attempt from a row of `_COLUMNS`."""
-    id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration = row
-    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration)
+    id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
+    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration, mock)
 
 
 class History:
@@ -181,13 +182,15 @@ class History:
 
     # --- reading -------------------------------------------------------------------------
 
-    def attempts(self, *, limit: int | None = None, question: str | None = None) -> list[AttemptRecord]:
-        """Attempts, newest first; only `question`'s when given; at most `limit`."""
-        where, params = ("WHERE question = ?", [question]) if question is not None else ("", [])
+    def attempts(self, *, limit: int | None = None, question: str | None = None, mock: str | None = None) -> list[AttemptRecord]:
+        """Attempts, newest first: only `question`'s, or only mock interview `mock`'s, when given;
+        at most `limit`."""
+        filters = {name: value for name, value in (("question", question), ("mock", mock)) if value is not None}
+        where = "WHERE " + " AND ".join(f"{name} = ?" for name in filters) if filters else ""
         with self._reporting():
             rows = self.connection().execute(
                 f"SELECT {_COLUMNS} FROM attempts {where} ORDER BY at_ms DESC, seq DESC LIMIT ?",
-                (*params, -1 if limit is None else limit),
+                (*filters.values(), -1 if limit is None else limit),
             )
             return [record_from_row(row) for row in rows]
 
@@ -205,6 +208,21 @@ class History:
         """The cards due at `now` (an aware datetime), most overdue first."""
         with self._reporting():
             return cards.due_cards(self.connection(), self._scheduler, now)
+
+    def draft(self, key: str) -> Draft | None:
+        """What the learner last typed for variant `key` and did not submit, if anything."""
+        with self._reporting():
+            return drafts.load_draft(self.connection(), key)
+
+    def save_draft(self, key: str, text: str, at_ms: int | None = None) -> None:
+        """Keep `text` as the draft answer to variant `key` (replacing the previous draft)."""
+        with self._reporting(), self._transaction() as connection:
+            drafts.save_draft(connection, Draft(key, text, at_ms or now_ms()))
+
+    def discard_draft(self, key: str) -> None:
+        """Forget the draft of variant `key` (once its answer is submitted)."""
+        with self._reporting(), self._transaction() as connection:
+            drafts.discard_draft(connection, key)
 
     # --- internals -----------------------------------------------------------------------
 

@@ -65,6 +65,13 @@ ALTER TABLE attempts ADD COLUMN mock TEXT;
 CREATE INDEX attempts_by_mock ON attempts (mock) WHERE mock IS NOT NULL;
 
 -- What the learner has typed into a code question so far, kept across sessions.
+-- Covering indexes for the statistics (v1's served only listings).
+DROP INDEX attempts_by_question;
+DROP INDEX attempts_by_time;
+CREATE INDEX attempts_by_question ON attempts (question, at_ms, score, verdict);
+CREATE INDEX attempts_by_time ON attempts (at_ms, score, verdict);
+CREATE INDEX attempts_by_misconception ON attempts (misconception, at_ms) WHERE misconception IS NOT NULL;
+
 CREATE TABLE drafts (
     key TEXT PRIMARY KEY,                 -- variant key
     text TEXT NOT NULL,

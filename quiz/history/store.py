@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -193,6 +193,11 @@ class History:
                 (*filters.values(), -1 if limit is None else limit),
             )
             return [record_from_row(row) for row in rows]
+
+    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
+        """The rows of a read-only query on this thread's connection (statistics use it)."""
+        with self._reporting():
+            return self.connection().execute(sql, params).fetchall()
 
     def attempt_count(self) -> int:
         """How many attempts the file holds."""

@@ -1,0 +1,262 @@
+"""Statistics of the learner's history, for the statistics screen, the status line and `quiz stats`.
+
+Computed in SQL over the attempts and cards; the caller gives the catalogue (question id → topic
+and claims, from the bank) and the clock. Days are the learner's local days: `now`'s UTC offset
+sets where a day begins. A question not reached in a mock interview counts nowhere here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any, Final
+
+from quiz.history.cards import REVIEWED
+from quiz.history.scheduling import PASS_MARK, to_ms
+from quiz.history.store import History
+
+DAY_MS: Final = 86_400_000
+RECENT_DAYS: Final = 30
+CALENDAR_WEEKS: Final = 26
+TREND_DAYS: Final = 30
+FORECAST_DAYS: Final = 14
+_EPOCH_DAY: Final = date(1970, 1, 1)
+
+
+@dataclass(frozen=True)
+class QuestionInfo:
+    """What the statistics need to know of a question from the bank."""
+
+    topic: str
+    claims: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Attempts, the sum of their scores, and how many passed."""
+
+    attempts: int = 0
+    score_sum: float = 0.0
+    passed: int = 0
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.attempts + other.attempts, self.score_sum + other.score_sum, self.passed + other.passed)
+
+    @property
+    def mean_score(self) -> float | None:
+        return self.score_sum / self.attempts if self.attempts else None
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.attempts if self.attempts else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"attempts": self.attempts, "mean_score": self.mean_score, "passed": self.passed, "pass_rate": self.pass_rate}
+
+
+@dataclass(frozen=True)
+class Window:
+    """A tally over the last 30 days and over all time."""
+
+    recent: Tally = field(default_factory=Tally)
+    all_time: Tally = field(default_factory=Tally)
+
+    def __add__(self, other: Window) -> Window:
+        return Window(self.recent + other.recent, self.all_time + other.all_time)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.all_time.to_json(), "last_30_days": self.recent.to_json()}
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Everything the statistics screen shows."""
+
+    now: datetime
+    topics: dict[str, Window]
+    claims: dict[str, Window]
+    misconceptions: dict[str, int]
+    """Misconception name → times hit, most often first."""
+    calendar: tuple[tuple[date, int], ...]
+    """Attempts per day for the last 26 weeks, from a Monday to today."""
+    trend: tuple[tuple[date, float], ...]
+    """Mean score of each day with attempts in the last 30 days."""
+    forecast: tuple[tuple[date, int], ...]
+    """Cards due on each of the next 14 days (today includes the overdue ones)."""
+    retention: Window
+    """True retention: the first review of a card on a day, passed or failed (Again)."""
+    streak_days: int
+    due_now: int
+    today: Tally
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "now": self.now.isoformat(),
+            "topics": {name: w.to_json() for name, w in self.topics.items()},
+            "claims": {name: w.to_json() for name, w in self.claims.items()},
+            "misconceptions": dict(self.misconceptions),
+            "calendar": [{"date": d.isoformat(), "attempts": n} for d, n in self.calendar],
+            "trend": [{"date": d.isoformat(), "mean_score": s} for d, s in self.trend],
+            "forecast": [{"date": d.isoformat(), "due": n} for d, n in self.forecast],
+            "retention": self.retention.to_json(),
+            "streak_days": self.streak_days,
+            "due_now": self.due_now,
+            "today": self.today.to_json(),
+        }
+
+
+@dataclass(frozen=True)
+class _Clock:
+    """`now` as the query parameters: milliseconds, the local UTC offset, and day numbers."""
+
+    now: datetime
+
+    @property
+    def now_ms(self) -> int:
+        return to_ms(self.now)
+
+    @property
+    def offset_ms(self) -> int:
+        offset = self.now.utcoffset()
+        return 0 if offset is None else offset // timedelta(milliseconds=1)
+
+    @property
+    def today(self) -> int:
+        return (self.now_ms + self.offset_ms) // DAY_MS
+
+    def day_start_ms(self, day: int) -> int:
+        return day * DAY_MS - self.offset_ms
+
+    @staticmethod
+    def date(day: int) -> date:
+        return _EPOCH_DAY + timedelta(days=day)
+
+
+def local_now() -> datetime:
+    """The current time, aware, in the machine's time zone."""
+    return datetime.now().astimezone()
+
+
+def statistics(history: History, catalogue: Mapping[str, QuestionInfo], now: datetime | None = None) -> Statistics:
+    """All statistics at `now` (default: the current local time)."""
+    clock = _Clock(now or local_now())
+    topics, claims = _by_topic_and_claim(history, catalogue, clock)
+    calendar, trend = _calendar_and_trend(history, clock)
+    return Statistics(
+        now=clock.now,
+        topics=topics,
+        claims=claims,
+        misconceptions=misconceptions(history, clock.now),
+        calendar=calendar,
+        trend=trend,
+        forecast=forecast(history, clock.now),
+        retention=retention(history, clock.now),
+        streak_days=streak_days(history, clock.now),
+        due_now=due_now(history, clock.now),
+        today=today(history, clock.now),
+    )
+
+
+def today(history: History, now: datetime | None = None) -> Tally:
+    """Today's attempts and their scores (the status line's "Answered N · mean")."""
+    clock = _Clock(now or local_now())
+    [(count, total, passed)] = history.read(
+        f"SELECT count(*), total(score), total(score >= :pass) FROM attempts WHERE at_ms >= :start AND at_ms <= :now AND {REVIEWED}",
+        {"pass": PASS_MARK, "start": clock.day_start_ms(clock.today), "now": clock.now_ms},
+    )
+    return Tally(count, total, int(passed))
+
+
+def due_now(history: History, now: datetime | None = None) -> int:
+    """How many cards are due at `now` (home's "Review due" count)."""
+    [(count,)] = history.read("SELECT count(*) FROM cards WHERE due_ms <= ?", (to_ms(now or local_now()),))
+    return count
+
+
+def misconceptions(history: History, now: datetime | None = None) -> dict[str, int]:
+    """Misconception name → times hit, most often first."""
+    rows = history.read(
+        """SELECT misconception, count(*) AS hits FROM attempts WHERE misconception IS NOT NULL AND at_ms <= ?
+           GROUP BY misconception ORDER BY hits DESC, misconception""",
+        (to_ms(now or local_now()),),
+    )
+    return dict(rows)
+
+
+def forecast(history: History, now: datetime | None = None) -> tuple[tuple[date, int], ...]:
+    """Cards due on each of the next 14 local days; today's count includes the overdue cards."""
+    clock = _Clock(now or local_now())
+    rows = history.read(
+        "SELECT max((due_ms + :offset) / :day, :today) AS d, count(*) FROM cards WHERE due_ms < :horizon GROUP BY d",
+        {"offset": clock.offset_ms, "day": DAY_MS, "today": clock.today, "horizon": clock.day_start_ms(clock.today + FORECAST_DAYS)},
+    )
+    due = dict(rows)
+    return tuple((clock.date(d), due.get(d, 0)) for d in range(clock.today, clock.today + FORECAST_DAYS))
+
+
+def retention(history: History, now: datetime | None = None) -> Window:
+    """True retention: of each card's first review on a day (after the day it was first seen),
+    the share that passed; Again is a failure."""
+    clock = _Clock(now or local_now())
+    # An attempt is a card's first review of a day when the one before it was on an earlier day;
+    # the first attempt of all has none before it, so the day a card is learnt never counts.
+    [(count, total, passed, recent_count, recent_total, recent_passed)] = history.read(
+        f"""SELECT count(*), total(score), total(score >= :pass),
+                   total(day >= :recent), total(CASE WHEN day >= :recent THEN score END), total(day >= :recent AND score >= :pass)
+            FROM (SELECT (at_ms + :offset) / :day AS day, score,
+                         lag((at_ms + :offset) / :day) OVER (PARTITION BY question ORDER BY at_ms) AS previous_day
+                  FROM attempts WHERE {REVIEWED} AND at_ms <= :now)
+            WHERE day > previous_day""",
+        {"recent": clock.today - RECENT_DAYS + 1, "pass": PASS_MARK, "offset": clock.offset_ms, "day": DAY_MS, "now": clock.now_ms},
+    )
+    return Window(Tally(int(recent_count), recent_total, int(recent_passed)), Tally(count, total, int(passed)))
+
+
+def streak_days(history: History, now: datetime | None = None) -> int:
+    """Consecutive local days with attempts, up to today (or up to yesterday while today has none)."""
+    clock = _Clock(now or local_now())
+    day, streak = clock.today, 0
+    while True:
+        [(found,)] = history.read(
+            f"SELECT EXISTS (SELECT 1 FROM attempts WHERE at_ms >= ? AND at_ms < ? AND at_ms <= ? AND {REVIEWED})",
+            (clock.day_start_ms(day), clock.day_start_ms(day + 1), clock.now_ms),
+        )
+        if not found and not (day == clock.today and streak == 0):
+            return streak
+        streak += bool(found)
+        day -= 1
+
+
+def _by_topic_and_claim(history: History, catalogue: Mapping[str, QuestionInfo], clock: _Clock) -> tuple[dict[str, Window], dict[str, Window]]:
+    rows = history.read(
+        f"""SELECT question, count(*), total(score), total(score >= :pass),
+                   total(at_ms >= :recent), total(CASE WHEN at_ms >= :recent THEN score END), total(at_ms >= :recent AND score >= :pass)
+            FROM attempts WHERE {REVIEWED} AND at_ms <= :now GROUP BY question""",
+        {"pass": PASS_MARK, "recent": clock.day_start_ms(clock.today - RECENT_DAYS + 1), "now": clock.now_ms},
+    )
+    topics: dict[str, Window] = {}
+    claims: dict[str, Window] = {}
+    for question, count, total, passed, recent_count, recent_total, recent_passed in rows:
+        info = catalogue.get(question)
+        if info is None:  # no longer in the bank: its topic and claims are unknown
+            continue
+        window = Window(Tally(int(recent_count), recent_total, int(recent_passed)), Tally(count, total, int(passed)))
+        topics[info.topic] = topics.get(info.topic, Window()) + window
+        for claim in info.claims:
+            claims[claim] = claims.get(claim, Window()) + window
+    return dict(sorted(topics.items())), dict(sorted(claims.items()))
+
+
+def _calendar_and_trend(history: History, clock: _Clock) -> tuple[tuple[tuple[date, int], ...], tuple[tuple[date, float], ...]]:
+    monday = clock.today - clock.date(clock.today).weekday()
+    first = monday - (CALENDAR_WEEKS - 1) * 7
+    rows = history.read(
+        f"""SELECT (at_ms + :offset) / :day AS d, count(*), avg(score) FROM attempts
+            WHERE at_ms >= :start AND at_ms <= :now AND {REVIEWED} GROUP BY d""",
+        {"offset": clock.offset_ms, "day": DAY_MS, "start": clock.day_start_ms(first), "now": clock.now_ms},
+    )
+    daily = {d: (count, mean) for d, count, mean in rows}
+    calendar = tuple((clock.date(d), daily.get(d, (0, 0.0))[0]) for d in range(first, clock.today + 1))
+    trend = tuple((clock.date(d), daily[d][1]) for d in range(clock.today - TREND_DAYS + 1, clock.today + 1) if d in daily)
+    return calendar, trend

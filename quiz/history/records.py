@@ -51,10 +51,9 @@ class AttemptRecord:
     """The mock interview this attempt was part of (mode `mock` only)."""
 
     def __post_init__(self) -> None:
-        if self.response == "":
-            object.__setattr__(self, "response", None)
-        if self.misconception == "":
-            object.__setattr__(self, "misconception", None)
+        for name in ("response", "misconception", "mock"):  # empty text is no text
+            if getattr(self, name) == "":
+                object.__setattr__(self, name, None)
 
     @property
     def at(self) -> datetime:
@@ -133,7 +132,8 @@ def problems(record: AttemptRecord) -> list[str]:
 
 
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer SQLite can store (signed 64-bit), and not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
 
 
 def check(record: AttemptRecord) -> AttemptRecord:

@@ -169,6 +169,23 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
+    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
+        then rebuild the cards they touch. Returns (added, already present)."""
+        for attempt, _easy in attempts:
+            check(attempt)
+        added, touched = 0, set()
+        with self._reporting(), self._transaction() as connection:
+            for attempt, easy in attempts:
+                if connection.execute(_INSERT.replace("INSERT", "INSERT OR IGNORE", 1), attempt_row(attempt)).rowcount:
+                    added += 1
+                    touched.add(attempt.question)
+                if easy and connection.execute("INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)", (attempt.id, attempt.at_ms)).rowcount:
+                    touched.add(attempt.question)
+            for question in sorted(touched):
+                cards.rebuild_card(connection, self._scheduler, question)
+        return added, len(attempts) - added
+
     def backup(self, target: Path) -> None:
         """Copy the whole file, consistent at one moment, to `target` (which must not exist)."""
         if target.exists():
@@ -198,6 +215,16 @@ class History:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
         with self._reporting():
             return self.connection().execute(sql, params).fetchall()
+
+    def attempts_with_marks(self) -> Iterator[tuple[AttemptRecord, bool]]:
+        """Every attempt, oldest first, with whether the learner marked it Easy (for export)."""
+        with self._reporting():
+            rows = self.connection().execute(
+                f"""SELECT {_COLUMNS}, EXISTS (SELECT 1 FROM easy_marks WHERE attempt = attempts.id)
+                    FROM attempts ORDER BY at_ms, seq"""
+            )
+            for *row, easy in rows:
+                yield record_from_row(tuple(row)), bool(easy)
 
     def attempt_count(self) -> int:
         """How many attempts the file holds."""

@@ -1,0 +1,184 @@
+"""Export and import of the attempts: JSON Lines or CSV, one attempt a record.
+
+Each record carries the format version. CSV starts with a byte-order mark so spreadsheets read
+the Japanese in it as UTF-8. Import is all or nothing: every record is checked first, a bad one
+is reported with its line number and nothing is added; attempts already present (by id) are
+skipped, so importing a file twice adds nothing. The cards the new attempts touch are rebuilt.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final, TextIO
+
+from quiz.history.records import AttemptRecord, canonical_json, problems
+from quiz.history.scheduling import PASS_MARK, at_datetime, to_ms
+from quiz.history.store import History
+
+FORMAT_VERSION: Final = 1
+FORMATS: Final = ("jsonl", "csv")
+FIELDS: Final = (
+    "format", "id", "at", "question", "version", "key", "seed", "inputs", "lang", "mode", "mock",
+    "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy",
+)  # fmt: skip
+BOM: Final = "\ufeff"
+
+
+class ImportProblem(Exception):
+    """A record that cannot be imported, with the line it starts on; nothing was imported."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    added: int
+    already_present: int
+
+
+def iso_utc(at_ms: int) -> str:
+    """UTC epoch milliseconds as ISO 8601 with a Z: 2025-06-15T15:06:40.000Z."""
+    return at_datetime(at_ms).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def exported(attempt: AttemptRecord, easy: bool) -> dict[str, Any]:
+    """One attempt as an export record (field order as FIELDS)."""
+    return {
+        "format": FORMAT_VERSION, "id": attempt.id, "at": iso_utc(attempt.at_ms), "question": attempt.question,
+        "version": attempt.version, "key": attempt.key, "seed": attempt.seed, "inputs": attempt.inputs,
+        "lang": attempt.lang, "mode": attempt.mode, "mock": attempt.mock, "response": attempt.response,
+        "score": attempt.score, "verdict": attempt.verdict, "misconception": attempt.misconception,
+        "hints": attempt.hints, "revealed": attempt.revealed, "duration_ms": attempt.duration_ms, "easy": easy,
+    }  # fmt: skip
+
+
+def export(history: History, out: TextIO, fmt: str) -> int:
+    """Write every attempt, oldest first, to `out` (UTF-8; opened with newline="" for CSV)."""
+    records = (exported(attempt, easy) for attempt, easy in history.attempts_with_marks())
+    count = 0
+    if fmt == "jsonl":
+        for count, record in enumerate(records, 1):
+            out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+        return count
+    out.write(BOM)
+    writer = csv.writer(out)
+    writer.writerow(FIELDS)
+    for count, record in enumerate(records, 1):
+        writer.writerow([_csv_cell(name, record[name]) for name in FIELDS])
+    return count
+
+
+def import_file(history: History, path: Path) -> ImportReport:
+    """Import a JSON Lines or CSV export (told apart by its first character) all or nothing.
+
+    Raises ImportProblem for a bad record (with its line) or an unreadable file."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            text = handle.read()
+    except UnicodeDecodeError as exc:
+        raise ImportProblem(1, f"the file is not UTF-8 text ({exc.reason})") from None
+    if not text.strip():
+        return ImportReport(0, 0)
+    records = list(_jsonl(text) if text.lstrip().startswith("{") else _csv(text))
+    added, present = history.add_attempts(records)
+    return ImportReport(added, present)
+
+
+def _csv_cell(name: str, value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if name == "inputs":
+        return canonical_json(value)
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
+    # Only a line feed ends a record: JSON escapes it inside strings, but not U+2028 and the like.
+    for line, content in enumerate(text.split("\n"), 1):
+        if not content.strip():
+            continue
+        try:
+            record = json.loads(content, parse_constant=_refuse_constant)
+        except (json.JSONDecodeError, ValueError) as exc:
+            raise ImportProblem(line, f"not a JSON record ({exc})") from None
+        if not isinstance(record, dict):
+            raise ImportProblem(line, "a record must be a JSON object")
+        yield _attempt(line, record)
+
+
+def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+        if header is None or sorted(header) != sorted(FIELDS):
+            raise ImportProblem(1, f"the first line must name the columns: {','.join(FIELDS)}")
+        start = reader.line_num + 1
+        for row in reader:
+            if len(row) != len(header):
+                raise ImportProblem(start, f"expected {len(header)} cells, found {len(row)}")
+            yield _attempt(start, _from_cells(start, dict(zip(header, row))))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise ImportProblem(reader.line_num, f"malformed CSV ({exc})") from None
+
+
+def _from_cells(line: int, cells: Mapping[str, str]) -> dict[str, Any]:
+    """CSV cells as the values a JSON record would hold (an empty optional text is null)."""
+    record: dict[str, Any] = {name: cells[name] for name in ("id", "at", "question", "version", "key", "lang", "mode", "verdict")}
+    record |= {name: cells[name] or None for name in ("mock", "response", "misconception")}
+    try:
+        record["format"] = int(cells["format"])
+        record["seed"] = int(cells["seed"])
+        record["hints"] = int(cells["hints"])
+        record["score"] = float(cells["score"])
+        record["duration_ms"] = int(cells["duration_ms"]) if cells["duration_ms"] else None
+        record["inputs"] = json.loads(cells["inputs"], parse_constant=_refuse_constant)
+    except ValueError as exc:
+        raise ImportProblem(line, f"a number or the inputs cannot be read ({exc})") from None
+    for name in ("revealed", "easy"):
+        if cells[name] not in ("true", "false"):
+            raise ImportProblem(line, f"{name} must be true or false, got {cells[name]!r}")
+        record[name] = cells[name] == "true"
+    return record
+
+
+def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]:
+    if record.get("format") != FORMAT_VERSION:
+        raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
+    missing, unknown = set(FIELDS) - record.keys(), record.keys() - set(FIELDS)
+    if missing or unknown:
+        what = [f"missing {', '.join(sorted(missing))}"] * bool(missing) + [f"unknown {', '.join(sorted(unknown))}"] * bool(unknown)
+        raise ImportProblem(line, "; ".join(what))
+    if not isinstance(record["at"], str):
+        raise ImportProblem(line, "at must be an ISO 8601 time")
+    try:
+        at = datetime.fromisoformat(record["at"])
+    except ValueError:
+        raise ImportProblem(line, f"at {record['at']!r} is not an ISO 8601 time") from None
+    if at.utcoffset() is None:
+        raise ImportProblem(line, f"at {record['at']!r} has no time zone")
+    fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy")}
+    attempt = AttemptRecord(at_ms=to_ms(at), **fields)
+    found = problems(attempt)
+    if not isinstance(record["easy"], bool):
+        found.append(f"easy must be true or false, got {record['easy']!r}")
+    elif record["easy"] and not found and attempt.score < PASS_MARK:
+        found.append("an attempt below the pass mark cannot be marked easy")
+    if found:
+        raise ImportProblem(line, "; ".join(found))
+    return attempt, record["easy"]
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")

@@ -8,10 +8,23 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from quiz import __version__
-from quiz.commands import CommandError, coverage, grade, practice, schema, show, validate
+from quiz.commands import (
+    CommandError,
+    coverage,
+    export_history,
+    grade,
+    history,
+    import_history,
+    practice,
+    review,
+    schema,
+    show,
+    stats,
+    validate,
+)
 from quiz.commands import list as list_command
 
-COMMANDS = (practice, list_command, show, grade, validate, schema, coverage)
+COMMANDS = (practice, list_command, show, grade, validate, schema, coverage, history, stats, review, export_history, import_history)
 
 
 def _bank_option(dest: str) -> argparse.ArgumentParser:

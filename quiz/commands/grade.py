@@ -1,7 +1,7 @@
-"""`quiz grade ID --seed N --answer TEXT`: grade one answer to one variant.
+"""`quiz grade ID --seed N --answer TEXT [--record]`: grade one answer to one variant.
 
 Exit codes: 0 graded (whatever the score), 3 the answer could not be read, 1 unknown id,
-2 usage error (from argparse).
+2 usage error (from argparse), 4 graded but, with --record, not saved (the reason is on stderr).
 """
 
 from __future__ import annotations
@@ -9,8 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from quiz.commands import add_variant_arguments
+from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
+from quiz.history.records import MODES
+
+if TYPE_CHECKING:
+    from quiz.grading import Result
+    from quiz.variants import Variant
 
 EXIT_INVALID_ANSWER = 3
 
@@ -20,11 +27,17 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         "grade",
         parents=parents,
         help="grade one answer to a variant",
-        description="Grade one answer. Exit 0 when graded, 3 when the answer cannot be read, 1 for an unknown id.",
+        description=(
+            "Grade one answer. Exit 0 when graded, 3 when the answer cannot be read, 1 for an unknown id, "
+            "4 when graded but --record could not save it."
+        ),
     )
     add_variant_arguments(parser)
     parser.add_argument("--answer", required=True, metavar="TEXT", help="the answer, as a learner would type it")
     parser.add_argument("--hints", type=int, default=0, metavar="N", help="hints used (each costs part of the score)")
+    parser.add_argument("--record", action="store_true", help="save the graded attempt in your history")
+    parser.add_argument("--mode", choices=MODES, help="with --record: practice (default), mock or review")
+    parser.add_argument("--seconds", type=float, metavar="S", help="with --record: the time you took, in seconds")
     parser.set_defaults(run=run)
 
 
@@ -40,6 +53,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.hints < 0:
         raise CommandError("--hints cannot be negative", 2)
+    if not args.record and (args.mode is not None or args.seconds is not None):
+        raise CommandError("--mode and --seconds describe the attempt --record saves; add --record", 2)
+    if args.seconds is not None and not args.seconds >= 0:
+        raise CommandError("--seconds must be a number of seconds, 0 or more", 2)
     variant = find_variant(load(args), args.id, args.seed)
     response = type_of(variant.question).read(variant, args.answer)
     if isinstance(response, Invalid):
@@ -50,11 +67,38 @@ def run(args: argparse.Namespace) -> int:
             print(f"quiz: cannot read the answer: {message}", file=sys.stderr)
         return EXIT_INVALID_ANSWER
     result = grade(variant, response, min(args.hints, len(variant.question.hints)))
+    attempt_id, not_saved = _record(args, variant, result) if args.record else (None, None)
     if args.json:
-        print(json.dumps(result_json(variant, result, args.lang), ensure_ascii=False, indent=2))
-        return 0
-    print(f"{tr('grade.' + str(result.verdict), args.lang)} · {tr('grade.score', args.lang, score=f'{result.score:.2f}')}")
-    for _, text in feedback_parts(variant, result, response, args.lang):
-        print(text)
-    print(answer_line(variant, args.lang))
+        data = result_json(variant, result, args.lang)
+        if args.record:
+            data |= {"attempt_id": attempt_id, "not_saved": not_saved}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(f"{tr('grade.' + str(result.verdict), args.lang)} · {tr('grade.score', args.lang, score=f'{result.score:.2f}')}")
+        for _, text in feedback_parts(variant, result, response, args.lang):
+            print(text)
+        print(answer_line(variant, args.lang))
+    if not_saved is not None:
+        print(f"quiz: {tr('history.not_saved', args.lang, reason=not_saved)}", file=sys.stderr)
+        return EXIT_HISTORY_UNAVAILABLE
     return 0
+
+
+def _record(args: argparse.Namespace, variant: Variant, result: Result) -> tuple[str | None, str | None]:
+    """Save the graded attempt: its id, or why it could not be saved (the grade stands either way)."""
+    from quiz.history.graded import attempt_from_grade
+    from quiz.history.store import History, open_history
+    from quiz.history.unavailable import HistoryUnavailable
+
+    mode = args.mode or "practice"
+    attempt = attempt_from_grade(variant, result, response=args.answer, lang=args.lang, mode=mode, seconds=args.seconds)
+    history = open_history()
+    if not isinstance(history, History):
+        return None, history.message(args.lang)
+    try:
+        history.record(attempt)
+    except HistoryUnavailable as exc:
+        return None, exc.reason.message(args.lang)
+    finally:
+        history.close()
+    return attempt.id, None

@@ -1,0 +1,105 @@
+"""`quiz history`: the attempts in your history, newest first.
+
+Exit codes: 0 listed, 1 unknown question id (no attempts and not in the bank), 2 usage error,
+4 the history file cannot be used (the reason is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from quiz.commands.columns import print_columns
+from quiz.commands.history_access import add_lang_argument
+
+DEFAULT_LIMIT = 20
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "history",
+        parents=parents,
+        help="list your attempts, newest first",
+        description="List the attempts in your history, newest first. Exit 4 when the history file cannot be used.",
+    )
+    parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N", help=f"at most N attempts (default {DEFAULT_LIMIT}; 0 for all)")
+    parser.add_argument("--question", metavar="ID", help="only the attempts at this question")
+    parser.add_argument("--json", action="store_true", help="print a JSON array")
+    add_lang_argument(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the attempts as a table or as JSON objects."""
+    from quiz.commands import CommandError
+    from quiz.commands.history_access import history_or_fail
+
+    if args.limit < 0:
+        raise CommandError("--limit cannot be negative (0 lists every attempt)", 2)
+    with history_or_fail(args.lang) as history:
+        attempts = history.attempts(limit=args.limit or None, question=args.question)
+    if not attempts and args.question is not None:
+        _check_question_exists(args)
+    if args.json:
+        print(json.dumps([attempt_json(a) for a in attempts], ensure_ascii=False, indent=2))
+        return 0
+    _print_table(attempts, args.lang)
+    return 0
+
+
+def attempt_json(attempt: Any) -> dict[str, Any]:
+    """An attempt as `quiz history --json` prints it."""
+    from quiz.history.transfer import iso_utc
+
+    return {
+        "id": attempt.id,
+        "at": iso_utc(attempt.at_ms),
+        "key": attempt.key,
+        "question": attempt.question,
+        "version": attempt.version,
+        "seed": attempt.seed,
+        "inputs": attempt.inputs,
+        "mode": attempt.mode,
+        "mock": attempt.mock,
+        "lang": attempt.lang,
+        "response": attempt.response,
+        "score": attempt.score,
+        "verdict": attempt.verdict,
+        "misconception": attempt.misconception,
+        "hints": attempt.hints,
+        "revealed": attempt.revealed,
+        "seconds": None if attempt.duration_ms is None else attempt.duration_ms / 1000,
+    }
+
+
+def _check_question_exists(args: argparse.Namespace) -> None:
+    """No attempts at `--question`: stop (exit 1) when the bank has no such question either."""
+    from quiz.commands.common import find_variant, load
+
+    bank = load(args)
+    if args.question not in bank.questions:
+        find_variant(bank, args.question, None)  # raises with the closest ids
+
+
+def _print_table(attempts: list[Any], lang: str) -> None:
+    from quiz.history.scheduling import at_datetime
+    from quiz.i18n import tr
+
+    if not attempts:
+        print(tr("history.no_attempts", lang))
+        return
+    rows = [
+        (
+            at_datetime(a.at_ms).astimezone().strftime("%Y-%m-%d %H:%M"),
+            a.key,
+            tr(f"history.mode_{a.mode}", lang),
+            tr(f"grade.{a.verdict}", lang),
+            f"{a.score:.2f}",
+            "" if a.duration_ms is None else f"{a.duration_ms / 1000:.0f} s",
+        )
+        for a in attempts
+    ]
+    header = tuple(tr(f"history.column_{name}", lang) for name in ("when", "question", "mode", "verdict", "score", "time"))
+    print_columns([header, *rows])
+

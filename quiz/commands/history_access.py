@@ -4,6 +4,7 @@ catalogue of the bank that statistics need."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final
@@ -12,7 +13,6 @@ from quiz.commands import CommandError
 from quiz.i18n import LANGUAGES
 
 if TYPE_CHECKING:
-    from quiz.bank import Bank
     from quiz.history.stats import QuestionInfo
     from quiz.history.store import History
 
@@ -34,10 +34,15 @@ def open_or_fail(lang: str) -> History:
     return history
 
 
-def catalogue(bank: Bank) -> dict[str, QuestionInfo]:
-    """Each question's topic and claims, as the statistics group them."""
+def load_catalogue(args: argparse.Namespace) -> dict[str, QuestionInfo]:
+    """Each question's topic and claims, as the statistics group them, from the bank with any
+    `--bank` packs. Only the bank is loaded (not numpy or the graders): statistics start fast."""
+    from quiz.bank import load_bank
     from quiz.history.stats import QuestionInfo
 
+    bank = load_bank(extra=args.bank)
+    for diagnostic in bank.report.errors:
+        print(f"quiz: skipped: {diagnostic}", file=sys.stderr)
     return {q.id: QuestionInfo(q.topic, tuple(q.refs)) for q in bank.questions.values()}
 
 

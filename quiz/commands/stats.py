@@ -29,13 +29,12 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 def run(args: argparse.Namespace) -> int:
     """Compute the statistics at the current local time and print them."""
-    from quiz.commands.common import load
-    from quiz.commands.history_access import catalogue, history_or_fail
+    from quiz.commands.history_access import history_or_fail, load_catalogue
     from quiz.history.stats import statistics
 
-    bank = load(args)
+    catalogue = load_catalogue(args)
     with history_or_fail(args.lang) as history:
-        result = statistics(history, catalogue(bank))
+        result = statistics(history, catalogue)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:

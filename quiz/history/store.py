@@ -171,18 +171,17 @@ class History:
 
     def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
         """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
-        then rebuild the cards they touch. Returns (added, already present)."""
+        then rebuild the cards of their questions. Returns (added, already present)."""
         for attempt, _easy in attempts:
             check(attempt)
-        added, touched = 0, set()
+        insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
-            for attempt, easy in attempts:
-                if connection.execute(_INSERT.replace("INSERT", "INSERT OR IGNORE", 1), attempt_row(attempt)).rowcount:
-                    added += 1
-                    touched.add(attempt.question)
-                if easy and connection.execute("INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)", (attempt.id, attempt.at_ms)).rowcount:
-                    touched.add(attempt.question)
-            for question in sorted(touched):
+            added = connection.executemany(insert, (attempt_row(a) for a, _ in attempts)).rowcount
+            connection.executemany(
+                "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
+                ((a.id, a.at_ms) for a, easy in attempts if easy),
+            )
+            for question in sorted({a.question for a, _ in attempts}):
                 cards.rebuild_card(connection, self._scheduler, question)
         return added, len(attempts) - added
 

@@ -231,3 +231,13 @@ def test_export_then_import_into_an_empty_store_then_export_gives_the_same_recor
             assert import_file(second, path).added == len(attempts)
             assert exported_text(second, fmt) == text
             assert sorted(second.attempts(), key=lambda r: r.id) == sorted(attempts, key=lambda r: r.id)
+
+
+def test_the_example_record_in_the_guide_imports(tmp_path):
+    guide = Path(__file__).resolve().parent.parent / "docs" / "history.md"
+    [example] = guide.read_text(encoding="utf-8").split("```json\n")[1:]
+    line = example.split("```")[0]
+    assert list(json.loads(line)) == list(FIELDS)
+    with open_store(tmp_path / "history.sqlite3") as store:
+        assert import_file(store, write(tmp_path / "example.jsonl", line)).added == 1
+        assert exported_text(store, "jsonl") == line

@@ -106,11 +106,6 @@ class History:
         self._connections: list[sqlite3.Connection] = []
         self._scheduler = ReviewScheduler()
 
-    @property
-    def scheduler(self) -> ReviewScheduler:
-        """The FSRS scheduler with the parameters stored in this file."""
-        return self._scheduler
-
     def connection(self) -> sqlite3.Connection:
         """This thread's connection (opened on first use)."""
         connection = getattr(self._local, "connection", None)

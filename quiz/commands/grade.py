@@ -16,8 +16,8 @@ from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
 from quiz.history.records import MODES
 
 if TYPE_CHECKING:
-    from quiz.grading import Result
-    from quiz.variants import Variant
+    from quiz.grading.result import Result
+    from quiz.variants.variant import Variant
 
 EXIT_INVALID_ANSWER = 3
 

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id, now_ms
 
 if TYPE_CHECKING:  # types only: the history core loads without numpy
-    from quiz.grading import Result
-    from quiz.variants import Variant
+    from quiz.grading.result import Result
+    from quiz.variants.variant import Variant
 
 
 def attempt_from_grade(

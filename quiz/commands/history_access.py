@@ -4,7 +4,6 @@ catalogue of the bank that statistics need."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final
@@ -36,14 +35,11 @@ def open_or_fail(lang: str) -> History:
 
 def load_catalogue(args: argparse.Namespace) -> dict[str, QuestionInfo]:
     """Each question's topic and claims, as the statistics group them, from the bank with any
-    `--bank` packs. Only the bank is loaded (not numpy or the graders): statistics start fast."""
-    from quiz.bank import load_bank
+    `--bank` packs."""
+    from quiz.commands.common import load
     from quiz.history.stats import QuestionInfo
 
-    bank = load_bank(extra=args.bank)
-    for diagnostic in bank.report.errors:
-        print(f"quiz: skipped: {diagnostic}", file=sys.stderr)
-    return {q.id: QuestionInfo(q.topic, tuple(q.refs)) for q in bank.questions.values()}
+    return {q.id: QuestionInfo(q.topic, tuple(q.refs)) for q in load(args).questions.values()}
 
 
 @contextmanager

@@ -83,13 +83,13 @@ def open_history(
     return history
 
 
-def attempt_row(attempt: AttemptRecord) -> tuple[object, ...]:
+def _row(attempt: AttemptRecord) -> tuple[object, ...]:
     """An attempt as the values of `_COLUMNS`."""
     a = attempt
     return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock)
 
 
-def record_from_row(row: tuple) -> AttemptRecord:
+def _record(row: tuple) -> AttemptRecord:
     """An attempt from a row of `_COLUMNS`."""
     id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
     return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration, mock)
@@ -139,7 +139,7 @@ class History:
         check(attempt)
         with self._reporting(), self._transaction() as connection:
             try:
-                connection.execute(_INSERT, attempt_row(attempt))
+                connection.execute(_INSERT, _row(attempt))
             except sqlite3.IntegrityError as exc:
                 raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
             return cards.apply_attempt(connection, self._scheduler, attempt)
@@ -171,7 +171,7 @@ class History:
             check(attempt)
         insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
-            added = connection.executemany(insert, (attempt_row(a) for a, _ in attempts)).rowcount
+            added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
                 ((a.id, a.at_ms) for a, easy in attempts if easy),
@@ -203,7 +203,7 @@ class History:
                 f"SELECT {_COLUMNS} FROM attempts {where} ORDER BY at_ms DESC, seq DESC LIMIT ?",
                 (*filters.values(), -1 if limit is None else limit),
             )
-            return [record_from_row(row) for row in rows]
+            return [_record(row) for row in rows]
 
     def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
@@ -218,7 +218,7 @@ class History:
                     FROM attempts ORDER BY at_ms, seq"""
             )
             for *row, easy in rows:
-                yield record_from_row(tuple(row)), bool(easy)
+                yield _record(tuple(row)), bool(easy)
 
     def attempt_count(self) -> int:
         """How many attempts the file holds."""
@@ -309,11 +309,13 @@ class History:
         connection.execute("BEGIN IMMEDIATE")
         try:
             yield connection
+            connection.execute("COMMIT")
         except BaseException:
+            # Also when COMMIT itself fails (a full disk): the connection must not stay inside
+            # a transaction, or every later write on it would fail too.
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-        connection.execute("COMMIT")
 
     @contextmanager
     def _reporting(self) -> Iterator[None]:

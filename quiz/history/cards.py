@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final
 
 from fsrs import Card
 
@@ -16,7 +17,7 @@ from quiz.history.records import AttemptRecord
 from quiz.history.scheduling import Review, ReviewScheduler, rating_for, to_ms
 
 # A question that was never shown in a timed mock interview was not reviewed.
-REVIEWED: str = "verdict != 'not_reached'"
+REVIEWED: Final = "verdict != 'not_reached'"
 
 
 @dataclass(frozen=True)

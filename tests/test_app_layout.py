@@ -94,7 +94,9 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
         await settle(pilot)
         body = app.screen.query_one("#question-body")
         assert body.scroll_y == 0 and app.screen.focused is not None
-        await pilot.press("f3", "f5" if app.screen.session.variant.question.is_parametric else "f6")
+        if not app.screen.session.variant.question.is_parametric:
+            return  # one fixed question: after it the round is over
+        await pilot.press("f3", "f5")
         await settle(pilot)
         assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
 

@@ -57,20 +57,68 @@ def test_a_selection_the_bank_cannot_have_is_refused_in_both_languages(selection
 
 def test_attempts_leave_through_one_callback_with_what_history_needs():
     attempts = []
-    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append)
+    now = [100.0]
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append, lang="ja", clock=lambda: now[0])
     variant = session.next_question()
     assert session.next_hint() is not None
-    result = session.submit(np.array([0.8808, 0.1192]))
+    now[0] += 42.5
+    result = session.submit(np.array([0.8808, 0.1192]), typed=" 0.8808  0.1192 ")
     assert result.score == pytest.approx(1 - variant.question.hint_penalty)
     [attempt] = attempts
-    assert (attempt.question_id, attempt.key, attempt.hints_used, attempt.verdict) == (
+    assert (attempt.question, attempt.key, attempt.hints, attempt.verdict, attempt.lang, attempt.mode) == (
         "two-key-scaled-weights",
-        "two-key-scaled-weights",
+        variant.key,
         1,
         "correct",
+        "ja",
+        "practice",
     )
-    assert attempt.version == variant.question.version and json.dumps(attempt.response)
+    assert attempt.response == " 0.8808  0.1192 " and attempt.duration_ms == 42_500 and not attempt.revealed
+    assert attempt.version == variant.question.version and json.dumps(attempt.inputs)
     assert session.answered == 1 and session.mean_score == result.score
+
+
+def test_the_time_taken_is_capped_at_three_times_the_budget_and_a_reveal_is_recorded():
+    attempts = []
+    now = [0.0]
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append, clock=lambda: now[0])
+    variant = session.next_question()
+    now[0] += 10 * variant.question.time
+    session.reveal()
+    [attempt] = attempts
+    assert attempt.revealed and attempt.response is None and attempt.score == 0
+    assert attempt.duration_ms == 3 * variant.question.time * 1000
+
+
+def test_a_round_asks_each_question_once_then_ends_with_a_summary():
+    session = PracticeSession(BANK, Selection(topic="scaling", difficulty=2), rng=random.Random(3))
+    shown = []
+    while (variant := session.next_question()) is not None:
+        shown.append(variant.question.id)
+        if len(shown) == 1:
+            session.reveal()
+    assert sorted(shown) == sorted(session._order) and len(shown) == session.size
+    summary = session.summary()
+    assert summary.shown == len(shown) and summary.answered == 1
+    assert summary.missed == tuple(shown)  # one given up, the rest skipped: all missed
+    assert [t.topic for t in summary.topics] == ["scaling"] and summary.topics[0].mean_score == 0
+
+
+def test_a_summary_names_the_mistakes_with_their_labels():
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"))
+    variant = session.next_question()
+    session.submit(variant.misconceptions["no_scaling"])
+    [mistake] = session.summary().mistakes
+    assert mistake.name == "no_scaling" and mistake.count == 1 and mistake.label.en
+    assert session.next_question() is None and session.summary().missed == ("two-key-scaled-weights",)
+
+
+def test_a_list_of_ids_is_asked_in_its_order():
+    ids = ("scaled-score-variance", "two-key-scaled-weights", "causal-weights-3x3")
+    session = PracticeSession(BANK, Selection(ids=ids), rng=random.Random(0))
+    assert tuple(session.next_question().question.id for _ in ids) == ids
+    with pytest.raises(SelectionError, match="There is no question 'nope'"):
+        PracticeSession(BANK, Selection(ids=("nope",)))
 
 
 def test_fresh_variant_redraws_the_same_question():

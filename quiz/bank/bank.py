@@ -56,6 +56,9 @@ class Bank:
         selection = resolve_selection(self.claims, selection)
         if selection.key is not None:
             return [self.find(selection.key)[0].id]
+        if selection.ids:
+            named = [self.find(i)[0] for i in selection.ids]
+            return [q.id for q in named if selection.matches(q)]
         return [q.id for q in self.questions.values() if selection.matches(q)]
 
     def compiled(self, question_id: str) -> CompiledQuestion | None:

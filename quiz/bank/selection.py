@@ -39,10 +39,13 @@ class Selection:
     claim: str | None = None
     difficulty: int | None = None
     key: str | None = None
+    ids: tuple[str, ...] = ()
+    """Exactly these questions, in this order (a round of what was missed, of what is due)."""
 
     def matches(self, question: QuestionBase) -> bool:
         return (
-            (self.topic is None or question.topic == self.topic)
+            (not self.ids or question.id in self.ids)
+            and (self.topic is None or question.topic == self.topic)
             and (self.claim is None or self.claim in question.refs)
             and (self.difficulty is None or question.difficulty == self.difficulty)
         )

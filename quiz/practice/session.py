@@ -1,15 +1,17 @@
 """A practice session: which questions, in what order, the current variant and its attempt.
 
 The app's screens drive a session and hold no grading logic. Every graded attempt leaves
-through one place, the `on_attempt` callback, so history can be added without touching them.
+through one place, the `on_attempt` callback, as the record history stores, with the time taken
+measured on the monotonic clock. A round asks each selected question once; after the last one
+`next_question` says the round is over, and `summary()` tells how it went.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from quiz.bank import Bank, Selection, SelectionError
@@ -17,29 +19,14 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.model import Text
 from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Result
+from quiz.history.graded import attempt_from_grade
+from quiz.history.records import AttemptRecord
+from quiz.practice.summary import RoundEntry, RoundSummary, summarise
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 MAX_SEED = 10**6
-
-
-@dataclass(frozen=True)
-class Attempt:
-    """One graded attempt, as history will store it: enough to rebuild the variant without drawing."""
-
-    question_id: str
-    version: str
-    key: str
-    seed: int
-    inputs: dict[str, Any]
-    response: Any
-    score: float
-    raw_score: float
-    verdict: str
-    hints_used: int
-    misconception: str | None
-    answered_at: datetime
 
 
 @dataclass
@@ -48,16 +35,20 @@ class PracticeSession:
 
     bank: Bank
     selection: Selection = field(default_factory=Selection)
-    on_attempt: Callable[[Attempt], None] | None = None
+    on_attempt: Callable[[AttemptRecord], None] | None = None
     rng: random.Random = field(default_factory=random.Random)
-    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    lang: str = "en"
+    mode: str = "practice"
+    """What history files the attempts under: `practice`, or `review` for a round of due questions."""
+    clock: Callable[[], float] = time.monotonic
+    """Seconds on a clock that only moves forward: the time taken on each question."""
     problems: list[str] = field(default_factory=list)
     """Questions skipped because they could not be compiled or drawn, for the screen to show."""
 
     def __post_init__(self) -> None:
         self._order = self.bank.select(self.selection)
         self._first_seed = self.bank.find(self.selection.key)[1] if self.selection.key else None
-        if not self.selection.key:
+        if not self.selection.key and not self.selection.ids:  # a list of ids is asked in its order
             self.rng.shuffle(self._order)
         if not self._order:
             raise SelectionError("no_match")
@@ -67,6 +58,9 @@ class PracticeSession:
         self.variant: Variant | None = None
         self.hints_shown = 0
         self.result: Result | None = None
+        self.round: list[RoundEntry] = []
+        """The questions of this round as shown, with their results (None while unanswered)."""
+        self._shown_at = 0.0
 
     @property
     def size(self) -> int:
@@ -77,14 +71,26 @@ class PracticeSession:
     def mean_score(self) -> float:
         return self.score_total / self.answered if self.answered else 0.0
 
-    def next_question(self) -> Variant:
-        """Move to the next question (going round again after the last) and draw its variant."""
-        for _ in range(len(self._order)):
-            self._position = (self._position + 1) % len(self._order)
+    @property
+    def round_over(self) -> bool:
+        """Every question of the selection has been shown once."""
+        return self._position >= len(self._order) - 1
+
+    def next_question(self) -> Variant | None:
+        """Move to the next question of the round and draw its variant; None after the last."""
+        while not self.round_over:
+            self._position += 1
             variant = self._draw(self._order[self._position], self._take_first_seed())
             if variant is not None:
+                self.round.append(RoundEntry(variant, None))
                 return variant
-        raise SelectionError("unprepared", problems="; ".join(self.problems[-3:]))
+        if not self.round:
+            raise SelectionError("unprepared", problems="; ".join(self.problems[-3:]))
+        return None
+
+    def summary(self) -> RoundSummary:
+        """How the round went so far: scores by topic, what was missed, which mistakes were made."""
+        return summarise(self.bank, self.round)
 
     def fresh_variant(self) -> Variant:
         """A new variant of the current question (new numbers for a parametric one)."""
@@ -92,6 +98,7 @@ class PracticeSession:
         variant = self._draw(self.variant.question.id, None)
         if variant is None:
             raise SelectionError("unprepared", problems=self.problems[-1])
+        self.round[-1] = RoundEntry(variant, None)
         return variant
 
     def next_hint(self) -> Text | None:
@@ -103,39 +110,29 @@ class PracticeSession:
         self.hints_shown += 1
         return hints[self.hints_shown - 1]
 
-    def submit(self, response: Any) -> Result:
-        """Grade `response` to the current variant and record the attempt."""
+    def submit(self, response: Any, typed: str | None = None) -> Result:
+        """Grade `response` to the current variant and record the attempt; `typed` is the text as
+        the learner typed it (the type writes the response as text when there is none)."""
         assert self.variant is not None and self.result is None, "already answered"
-        return self._record(grade(self.variant, response, self.hints_shown), response)
+        if typed is None:
+            typed = type_of(self.variant.question).response_text(self.variant, response)
+        return self._record(grade(self.variant, response, self.hints_shown), typed)
 
     def reveal(self) -> Result:
         """Give up: show the answer and record a zero."""
         assert self.variant is not None and self.result is None, "already answered"
         return self._record(give_up(self.variant, self.hints_shown), None)
 
-    def _record(self, result: Result, response: Any) -> Result:
+    def _record(self, result: Result, typed: str | None) -> Result:
         variant = self.variant
         assert variant is not None
         self.result = result
         self.answered += 1
         self.score_total += result.score
+        self.round[-1] = RoundEntry(variant, result)
         if self.on_attempt is not None:
-            self.on_attempt(
-                Attempt(
-                    question_id=variant.question.id,
-                    version=variant.question.version,
-                    key=variant.key,
-                    seed=variant.seed,
-                    inputs=variant.inputs,
-                    response=None if response is None else type_of(variant.question).response_json(response),
-                    score=result.score,
-                    raw_score=result.raw_score,
-                    verdict=str(result.verdict),
-                    hints_used=result.hints_used,
-                    misconception=result.misconception,
-                    answered_at=self.clock(),
-                )
-            )
+            seconds = self.clock() - self._shown_at
+            self.on_attempt(attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=self.mode, seconds=seconds))
         return result
 
     def _take_first_seed(self) -> int | None:
@@ -152,6 +149,7 @@ class PracticeSession:
             self.problems.append(str(exc))
             return None
         self.variant, self.hints_shown, self.result = variant, 0, None
+        self._shown_at = self.clock()
         return variant
 
     def _compile(self, question_id: str) -> CompiledQuestion | None:

@@ -15,7 +15,8 @@ from textual.screen import Screen
 from quiz.bank import Bank, load_bank
 from quiz.i18n import LANGUAGES, tr
 from quiz.bank import Selection, SelectionError
-from quiz.practice.session import Attempt, PracticeSession
+from quiz.history.records import AttemptRecord
+from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
 from quiz.ui.screens.home import HomeScreen
@@ -43,7 +44,7 @@ class QuizApp(App[None]):
         start: Selection | None = None,
         seed: int | None = None,
         settings_file: Path | None = None,
-        on_attempt: Callable[[Attempt], None] | None = None,
+        on_attempt: Callable[[AttemptRecord], None] | None = None,
         startup_messages: Sequence[str] = (),
     ) -> None:
         super().__init__()
@@ -98,7 +99,7 @@ class QuizApp(App[None]):
         if self.bank is None:
             return False
         try:
-            session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng)
+            session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng, lang=self.lang)
             session.next_question()
         except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
@@ -213,7 +214,7 @@ def make_app(
     start: Selection | None = None,
     seed: int | None = None,
     bank: Bank | None = None,
-    on_attempt: Callable[[Attempt], None] | None = None,
+    on_attempt: Callable[[AttemptRecord], None] | None = None,
 ) -> QuizApp:
     """The app with the saved settings; it loads the bank (bundled, user packs, `bank_paths`) in a
     worker unless one is given."""

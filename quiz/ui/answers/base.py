@@ -48,6 +48,10 @@ class AnswerWidget(Vertical):
     def response(self) -> Any | Invalid:
         raise NotImplementedError
 
+    def typed(self) -> str | None:
+        """The answer as the learner typed it, for history; None where they picked rather than typed."""
+        return None
+
     def seal(self) -> None:
         """After grading: nothing more can be changed."""
         for child in self.query("Input, OptionList, ListView"):

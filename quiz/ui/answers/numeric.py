@@ -48,6 +48,9 @@ class NumericAnswer(AnswerWidget):
         event.stop()
         self.post_message(self.Submitted())
 
+    def typed(self) -> str | None:
+        return self.query_one("#answer-input", Input).value
+
     def response(self) -> Any | Invalid:
         parsed = parse_answer(self.query_one("#answer-input", Input).value, self._shape)
         return parsed if isinstance(parsed, Invalid) else parsed.value

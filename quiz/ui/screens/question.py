@@ -142,7 +142,7 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         if isinstance(response, Invalid):
             self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
             return
-        await self._show_result(self.session.submit(response), response)
+        await self._show_result(self.session.submit(response, widget.typed()), response)
 
     async def action_give_up(self) -> None:
         if self.session.result is None:
@@ -179,6 +179,9 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
             variant = step()
         except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
+            return
+        if variant is None:  # the round is over
+            self.app.action_go_home()
             return
         await self.show_variant(variant)
 

@@ -1,0 +1,116 @@
+"""Bank part A (attention, scaling, alternatives): what `quiz validate` cannot check.
+
+Closed forms used as answer keys are checked against the engine (shapes, element counts,
+simulations with fixed seeds), the claim facts the questions rely on are reproduced, and every
+numeric question of these files is self-tested on 200 seeds.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine
+from quiz import locations
+from quiz.bank import load_bank
+from quiz.types.registry import type_of
+from quiz.variants.draw import make_variant
+
+PART_FILES = ("attention.yaml", "scaling-derivation.yaml", "alternatives.yaml")
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return load_bank()
+
+
+def part_ids(bank) -> list[str]:
+    """Ids of the questions defined in this part's files."""
+    names = {locations.bundled_bank_dir() / name for name in PART_FILES}
+    return [q.id for q in bank.questions.values() if Path(q.source.path) in names]
+
+
+def variants(bank, question_id: str, seeds: int = 40):
+    compiled = bank.compiled(question_id)
+    assert compiled is not None, bank.problems(question_id)
+    return [make_variant(compiled, seed) for seed in range(seeds)]
+
+
+def test_every_key_and_misconception_of_the_part_holds_on_200_seeds(bank):
+    # The type's own checks (key grades 1.0, key moved past tolerance does not, each misconception
+    # is finite, apart from the key and graded as itself); texts are left to quiz validate.
+    ids = part_ids(bank)
+    assert len(ids) >= 10
+    for question_id in ids:
+        compiled = bank.compiled(question_id)
+        assert compiled is not None, bank.problems(question_id)
+        for seed in range(200 if compiled.question.has_variants else 1):
+            variant = make_variant(compiled, seed)
+            assert list(type_of(compiled.question).self_test(variant)) == [], variant.key
+
+
+# --- attention.yaml -------------------------------------------------------------------------
+
+
+def test_score_memory_counts_what_the_engine_materialises(bank):
+    # The engine's weights for (B, h, n, n) float32 inputs hold exactly B·h·n² four-byte numbers.
+    rng = np.random.default_rng(0)
+    B, h, n, d = 2, 3, 5, 4
+    q, k, v = (rng.normal(size=(B, h, n, d)).astype(np.float32) for _ in range(3))
+    weights = engine.attention(q, k, v).weights
+    assert weights.shape == (B, h, n, n) and weights.nbytes == B * h * n * n * 4
+    for variant in variants(bank, "score-matrix-memory"):
+        x = variant.values
+        assert variant.answer == pytest.approx(x["B"] * x["h"] * x["n"] ** 2 * x["bytes_per"] / 2**30)
+
+
+@pytest.mark.parametrize(("n", "d_model", "h"), [(6, 8, 2), (5, 12, 4), (7, 12, 1)])
+def test_multi_head_cost_is_two_n_squared_d_model_whatever_the_heads(n, d_model, h):
+    x = np.random.default_rng(1).normal(size=(n, d_model))
+    heads = engine.split_heads(x, h)  # (h, n, d_k)
+    run = engine.attention(heads, heads, heads)
+    d_k = heads.shape[-1]
+    # each score is a d_k-term dot product; each output entry a sum over the n keys
+    multiply_adds = run.scores.size * d_k + run.output.size * run.weights.shape[-1]
+    assert multiply_adds == 2 * n * n * d_model
+
+
+def test_kv_cache_bytes_per_token_match_the_cached_key_and_value_tensors(bank):
+    for variant in variants(bank, "kv-cache-size-gqa", seeds=20):
+        x = variant.values
+        g, layers, tokens = x["g"], x["layers"], 3
+        states = np.zeros((1, tokens, 256))
+        keys = engine.split_heads(states @ np.zeros((256, g * 128)), g)  # (1, g, tokens, 128)
+        values = engine.split_heads(states @ np.zeros((256, g * 128)), g)
+        per_token = layers * (keys.size + values.size) * 2 / tokens  # float16: 2 bytes
+        assert x["per_token"] == per_token
+        assert variant.answer == pytest.approx(x["B"] * x["n"] * per_token / 2**30)
+
+
+def test_gqa_weights_keep_one_row_per_query_head():
+    q = np.random.default_rng(2).normal(size=(2, 8, 1, 4))
+    kv = np.random.default_rng(3).normal(size=(2, 2, 6, 4))
+    run = engine.attention(q, kv, kv, enable_gqa=True)
+    assert run.weights.shape == (2, 8, 1, 6)
+    # heads 0-3 share key/value head 0, yet their weights differ because their queries do
+    assert not np.allclose(run.weights[:, 0], run.weights[:, 1])
+
+
+def test_permutation_reorders_the_outputs_and_the_listed_inverses_are_inverses(bank):
+    for variant in variants(bank, "permutation-equivariance-output"):
+        x = variant.values
+        perm, inverse = x["perm"].astype(int), x["inverse"].astype(int)
+        assert (perm[inverse] == np.arange(4)).all()
+        np.testing.assert_allclose(x["new"].output, x["O"][perm], atol=1e-12)
+
+
+def test_output_variance_matches_a_simulation(bank):
+    rng = np.random.default_rng(4)
+    for variant in variants(bank, "attention-output-variance", seeds=5):
+        p, sigma = variant.values["p"], variant.values["sigma_v"]
+        values = rng.normal(0.0, sigma, size=(200_000, p.size))
+        simulated = np.var(values @ p)
+        assert simulated == pytest.approx(variant.answer, rel=0.02)

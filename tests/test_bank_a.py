@@ -114,3 +114,70 @@ def test_output_variance_matches_a_simulation(bank):
         values = rng.normal(0.0, sigma, size=(200_000, p.size))
         simulated = np.var(values @ p)
         assert simulated == pytest.approx(variant.answer, rel=0.02)
+
+
+# --- scaling-derivation.yaml ----------------------------------------------------------------
+
+
+def test_unequal_scales_and_mean_shift_variances_match_the_engine_simulation(bank):
+    # Var(q·k) = d_k σ_q² σ_k² (X1) and d_k (1 + 2μ²) (X2), within four standard errors.
+    for variant in variants(bank, "raw-score-variance-unequal-scales", seeds=5):
+        x = variant.values
+        sim = engine.score_variance(x["d_k"], 20_000, 3, std_q=x["sigma_q"], std_k=x["sigma_k"])
+        assert abs(sim.standard_errors_from(variant.answer)) < 4
+    for variant in variants(bank, "mean-shift-score-variance", seeds=5):
+        x = variant.values
+        sim = engine.score_variance(x["d_k"], 20_000, 5, mean=x["mu"])
+        assert abs(sim.standard_errors_from(variant.answer)) < 4
+
+
+def test_within_row_variance_keeps_the_query_mean_and_drops_the_key_mean():
+    rng = np.random.default_rng(6)
+    d_k, mu_q, mu_k = 64, 1.2, 0.7
+    q = rng.normal(mu_q, 1.0, size=(400, d_k))
+    k = rng.normal(mu_k, 1.0, size=(4000, d_k))
+    scaled = q @ k.T / math.sqrt(d_k)  # (queries, keys)
+    within = scaled.var(axis=1).mean()
+    assert within == pytest.approx(1 + mu_q**2, rel=0.03)
+    assert scaled.var() == pytest.approx(1 + mu_q**2 + mu_k**2, rel=0.05)
+    # the softmax does not see the row-common part: weights equal those of centred keys
+    np.testing.assert_allclose(
+        engine.softmax(scaled[:3]), engine.softmax(q[:3] @ (k - mu_k).T / math.sqrt(d_k)), atol=1e-12
+    )
+
+
+def init_figures(d_k: int, scaled: bool, trials: int = 40, n: int = 128) -> tuple[float, float]:
+    """Mean largest weight and mean entropy (nats) of random heads at initialisation."""
+    rng = np.random.default_rng(7)
+    largest, entropy = [], []
+    for _ in range(trials):
+        q, k = rng.normal(size=(n, d_k)), rng.normal(size=(n, d_k))
+        weights = engine.attention(q, k, k, scale=None if scaled else 1.0).weights
+        largest.append(weights.max(axis=-1).mean())
+        entropy.append(engine.entropy(weights).mean())
+    return float(np.mean(largest)), float(np.mean(entropy))
+
+
+def test_x14_initialisation_figures_and_the_options_built_on_them():
+    unscaled = init_figures(128, scaled=False)
+    assert unscaled[0] == pytest.approx(0.84, abs=0.015) and unscaled[1] == pytest.approx(0.44, abs=0.03)
+    scaled = init_figures(128, scaled=True)
+    assert scaled[0] == pytest.approx(0.07, abs=0.005) and scaled[1] == pytest.approx(4.37, abs=0.03)
+    narrow = init_figures(8, scaled=False)
+    assert narrow[0] == pytest.approx(0.37, abs=0.03) and narrow[1] == pytest.approx(2.5, abs=0.1)
+    # The claim's own rounded figures (0.82, 0.48; 0.07, 4.35) sit within a single draw's spread.
+    assert abs(unscaled[0] - 0.82) < 0.03 and abs(unscaled[1] - 0.48) < 0.05
+    assert abs(scaled[1] - 4.35) < 0.05
+
+
+def test_top_two_of_128_normals_are_about_a_third_of_a_deviation_apart():
+    draws = np.sort(np.random.default_rng(8).normal(size=(20_000, 128)), axis=1)
+    gap = (draws[:, -1] - draws[:, -2]).mean()
+    assert gap == pytest.approx(0.35, abs=0.02)
+    assert gap * math.sqrt(128) == pytest.approx(4, abs=0.2)
+
+
+@pytest.mark.parametrize("d_k", [16, 64, 256])
+def test_dividing_by_d_k_leaves_a_spread_of_one_over_root_d_k(d_k):
+    sim = engine.score_variance(d_k, 20_000, 9, scale=1 / d_k)
+    assert abs(sim.standard_errors_from(1 / d_k)) < 4

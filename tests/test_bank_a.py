@@ -258,3 +258,17 @@ def test_entropy_rises_with_the_temperature():
     taus = np.array([0.4, 0.5, 0.6, 1.0, 1.5, 2.0, 2.5, 3.0])
     h = np.stack([engine.entropy(engine.softmax(z / tau)) for tau in taus])  # (taus, rows)
     assert np.all(np.diff(h, axis=0) > 0) and np.all(h < math.log(5))
+
+
+def test_projected_score_spread_matches_an_engine_run():
+    # q = x W_Q, k = x' W_K with unit-variance inputs: the scaled scores spread d_model σ_w².
+    rng = np.random.default_rng(14)
+    d_model, h, sigma_w, trials = 256, 8, 0.05, 30
+    d_k = d_model // h
+    spreads = []
+    for _ in range(trials):
+        w_q, w_k = rng.normal(0, sigma_w, size=(2, d_model, d_k))
+        queries, keys = rng.normal(size=(2, 64, d_model))  # two independent sets of tokens
+        run = engine.attention(queries @ w_q, keys @ w_k, keys @ w_k)
+        spreads.append(run.scaled.var())
+    assert math.sqrt(np.mean(spreads)) == pytest.approx(d_model * sigma_w**2, rel=0.05)

@@ -43,7 +43,7 @@ def test_every_key_and_misconception_of_the_part_holds_on_100_seeds(bank):
     # The type's own checks (key grades 1.0, key moved past tolerance does not, each misconception
     # is finite, apart from the key and graded as itself); texts are left to quiz validate.
     ids = part_ids(bank)
-    assert len(ids) >= 28
+    assert len(ids) >= 30
     for question_id in ids:
         compiled = bank.compiled(question_id)
         assert compiled is not None, bank.problems(question_id)
@@ -251,6 +251,16 @@ def test_checkpoint_switch_is_the_raw_score_over_d_k(bank):
         x = variant.values
         raw = x["z"] * math.sqrt(x["d_k"])
         np.testing.assert_allclose(engine.softmax(raw / x["d_k"]), x["after"], atol=1e-12)
+
+
+def test_entropy_sensitivity_is_the_weighted_variance_of_the_logits(bank):
+    # ∂H/∂(log τ) = Var_p(z/τ), against a central difference of the engine's entropy.
+    for variant in variants(bank, "temperature-entropy-sensitivity"):
+        z, tau = variant.values["z"], variant.values["tau"]
+        h = 1e-5
+        up = engine.entropy(engine.softmax(z / (tau * math.exp(h))))
+        down = engine.entropy(engine.softmax(z / (tau * math.exp(-h))))
+        assert (up - down) / (2 * h) == pytest.approx(variant.answer, rel=1e-6)
 
 
 def test_entropy_rises_with_the_temperature():

@@ -25,6 +25,7 @@ NUMERIC_QUESTIONS = [
     "causal-leak-perturbation-test",
     "fused-kernel-double-scale",
     "float16-weight-rounding-tolerance",
+    "gradient-test-two-key-query",
     "divisor-from-score-stds",
     "logit-growth-score-spread",
 ]

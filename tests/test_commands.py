@@ -62,7 +62,7 @@ def test_validate_reports_errors_like_a_compiler_and_exits_1(capsys, tmp_path):
     assert code == 1
     [error] = [line for line in out.splitlines() if ": error: " in line]
     assert error.startswith(f"{bad}:5:1: error: answer: ") and "__import__" in error
-    assert out.splitlines()[-1] == "checked 1 questions in 1 files: 1 errors, 3 warnings"
+    assert out.splitlines()[-1] == "checked 1 question in 1 file: 1 error, 3 warnings"
 
 
 def test_validate_strict_fails_on_warnings_and_json_lists_them(capsys, tmp_path):
@@ -81,7 +81,8 @@ def test_validate_self_tests_parametric_questions(capsys, tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(PACK.replace("answer: s, feedback", "answer: 'softmax([s, 0])[0] * 1', feedback"), encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--seeds", "3", str(broken))
-    assert code == 1 and "self-test: seed 0: misconception raw_score equals the answer" in out
+    assert code == 1 and "p-one: self-test: misconception raw_score is within tolerance of the answer (seed 0: " in out
+    assert "; 3 of 3 seeds); add a constraint that separates them" in out
 
 
 def test_schema_is_valid_and_accepts_every_bundled_file(capsys):

@@ -166,12 +166,18 @@ def test_choice_needs_exactly_one_correct_option_or_an_answer(tmp_path):
 
 def test_every_problem_in_a_question_is_reported_at_once(tmp_path):
     _, report = convert(tmp_path, "id: Bad Id\ntype: order\ntopic: t\nprompt: p\nitems: [one]\ncolour: red\n")
-    assert len(report.errors) == 1  # shape errors stop before the rules that need a valid shape
-    _, report = convert(tmp_path, "id: Bad Id\ntype: order\ntopic: t\nprompt: p\nitems: [one]\n")
-    assert [m for _, m in errors(report)] == [
-        "id 'Bad Id' must be lower-case letters, digits, - or _ (it names the question in history)",
-        "give between 2 and 12 items",
+    assert errors(report) == [
+        (6, "unknown field 'colour' in question"),
+        (1, "id 'Bad Id' must be lower-case letters, digits, - or _ (it names the question in history)"),
+        (5, "give between 2 and 12 items"),
     ]
+
+
+def test_a_misspelt_field_stops_the_checks_that_would_miss_what_it_holds(tmp_path):
+    text = BASE + "type: number\nparms:\n  s: {integer: [1, 5]}\nanswer: s\ndifficulty: 9\n"
+    question, report = convert(tmp_path, text)
+    assert question is INVALID  # `s` would be reported unknown everywhere: only the typo is
+    assert errors(report) == [(5, "unknown field 'parms' in question (did you mean 'params'?)")]
 
 
 def test_names_must_be_free(tmp_path):

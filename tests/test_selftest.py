@@ -1,6 +1,13 @@
-"""Self-tests catch broken answer keys, misconceptions and templates before learners do."""
+"""Self-tests catch broken answer keys, misconceptions, tolerances, constraints and templates
+before learners do, and say each problem once, at the line of the field at fault."""
 
-from quiz.authoring.selftest import self_test
+import re
+
+import pytest
+
+from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
+from quiz.format.diagnostics import Severity
+from quiz.variants.draw import make_variant
 
 PACK = """\
 - id: healthy
@@ -18,7 +25,7 @@ PACK = """\
   topic: softmax
   prompt: "s = {{ s }}?"
   params:
-    s: {integer: [1, 9]}
+    s: {integer: [1, 30]}
   answer: s
   misconceptions:
     - {name: identity, answer: s * 1, feedback: Same.}
@@ -27,51 +34,225 @@ PACK = """\
   topic: softmax
   prompt: "s = {{ s }}?"
   params:
-    s: {integer: [1, 9]}
+    s: {integer: [1, 30]}
   answer: s
   misconceptions:
     - {name: double, answer: 2 * s, feedback: Twice.}
     - {name: also-double, answer: s + s, feedback: Twice again.}
+- id: sometimes
+  type: number
+  topic: softmax
+  prompt: "s = {{ s }}?"
+  params:
+    s: {integer: [1, 40]}
+  answer: s
+  misconceptions:
+    - {name: at_least_20, answer: "maximum(s, 20)", feedback: Clipped.}
 - id: infinite
   type: number
   topic: softmax
-  prompt: "x"
+  prompt: "x {{ s }}"
   params:
-    s: {integer: [1, 9]}
+    s: {integer: [1, 30]}
   answer: s * inf
 - id: boom
   type: number
   topic: softmax
-  prompt: "x"
+  prompt: "x {{ s }}"
   params:
-    s: {integer: [0, 1]}
-  answer: 1 / s
-- id: one-variant
-  type: number
-  topic: softmax
-  prompt: "x"
-  params:
-    s: {choice: [3]}
-  answer: s
+    s: {integer: [0, 30]}
+  answer: 1 / (s - s % 2)
 - id: bad-template
   type: number
   topic: softmax
   prompt: "The trace is {{ attention([[1.0]], [[1.0]], [[1.0]]) }}"
   params:
-    s: {integer: [1, 9]}
+    s: {integer: [1, 30]}
   answer: s
+- id: tight
+  type: number
+  topic: softmax
+  prompt: "p_1 for [{{ s }}, 0]?"
+  params:
+    s: {decimal: [0.5, 3]}
+  answer: softmax([s, 0])[0]
+  tolerance: {rtol: 0.00001, atol: 0.000001}
+- id: fixed-tight
+  type: vector
+  topic: softmax
+  prompt: "Weights of [1, 0]?"
+  answer: softmax([1, 0])
+  tolerance:
+    rtol: 0
+    atol: 0.000001
 """
 
 
-def test_a_healthy_question_passes_every_seed(compile_yaml):
-    assert self_test(compile_yaml(PACK)["healthy"], 20) == []
+def messages(diagnostics):
+    return [d.message for d in diagnostics]
 
 
-def test_problems_are_found_and_named(compile_yaml):
-    pack = compile_yaml(PACK)
-    assert any("misconception identity equals the answer" in p for p in self_test(pack["same-as-answer"]))
-    assert any("misconception also-double's own value grades as double" in p for p in self_test(pack["shadowed"]))
-    assert any("the answer is not finite" in p for p in self_test(pack["infinite"]))
-    assert any("division by zero" in p.lower() for p in self_test(pack["boom"], 20))
-    assert self_test(pack["one-variant"], 20) == ["only 1 distinct variants in 20 seeds; widen the parameters"]
-    assert any("prompt (en)" in p for p in self_test(pack["bad-template"], 2))
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory):
+    from quiz.bank import load_bank
+    from quiz.format.checks import check_question
+    from quiz.format.diagnostics import Report
+
+    path = tmp_path_factory.mktemp("pack") / "pack.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    bank = load_bank([path])
+    assert bank.report.errors == []
+    report = Report()
+    compiled = {qid: check_question(q, bank.claims, report) for qid, q in bank.questions.items()}
+    assert report.errors == []
+    return compiled
+
+
+def line_of(text: str, question: str) -> int:
+    """The 1-based line of the first `text` after `- id: question` in PACK."""
+    lines = PACK.splitlines()
+    start = lines.index(f"- id: {question}")
+    return next(n for n, line in enumerate(lines[start:], start + 1) if text in line)
+
+
+def test_a_healthy_question_passes_every_seed(pack):
+    assert self_test(pack["healthy"], 20) == []
+
+
+def test_a_misconception_equal_to_the_key_is_one_error_with_its_seed_values_and_count(pack):
+    [error] = self_test(pack["same-as-answer"], 20)
+    assert error.severity is Severity.ERROR
+    assert error.location.line == line_of("name: identity", "same-as-answer")
+    s = make_variant(pack["same-as-answer"], 0).inputs["s"]
+    assert error.message == (
+        f"same-as-answer: self-test: misconception identity is within tolerance of the answer "
+        f"(seed 0: identity {s}, answer {s}; 20 of 20 seeds); add a constraint that separates them"
+    )
+
+
+def test_two_misconceptions_alike_are_reported_at_the_second(pack):
+    [error] = self_test(pack["shadowed"], 20)
+    assert error.location.line == line_of("also-double", "shadowed")
+    assert "misconceptions double and also-double are within tolerance of each other" in error.message
+    assert "20 of 20 seeds" in error.message
+
+
+def test_an_overlap_on_some_seeds_only_counts_those_seeds(pack):
+    compiled = pack["sometimes"]
+    hits = [seed for seed in range(20) if make_variant(compiled, seed).inputs["s"] >= 20]
+    assert 0 < len(hits) < 20  # the test needs a mix
+    [error] = self_test(compiled, 20)
+    s = make_variant(compiled, hits[0]).inputs["s"]
+    assert f"(seed {hits[0]}: at_least_20 {s}, answer {s}; {len(hits)} of 20 seeds)" in error.message
+
+
+def test_problems_of_every_seed_collapse_into_one_message_each(pack):
+    [error] = self_test(pack["infinite"], 20)
+    assert error.message == "infinite: self-test: the answer is not finite (seed 0: answer inf; 20 of 20 seeds)"
+    assert error.location.line == line_of("answer:", "infinite")
+    [error] = self_test(pack["boom"], 20)
+    failing = sum(1 for seed in range(20) if _fails(pack["boom"], seed))
+    assert re.search(rf"no variant can be made \(seed \d+: answer: .*division by zero.*; {failing} of 20 seeds\)", error.message)
+    assert error.location.line == line_of("answer:", "boom")
+    texts = self_test(pack["bad-template"], 20)
+    assert [m.split(" cannot")[0] for m in messages(texts)] == ["bad-template: self-test: prompt (en)", "bad-template: self-test: prompt (ja)"]
+    assert {d.location.line for d in texts} == {line_of("prompt:", "bad-template")}
+
+
+def _fails(compiled, seed):
+    from quiz.variants.variant import VariantError
+
+    try:
+        make_variant(compiled, seed)
+    except VariantError:
+        return True
+    return False
+
+
+def test_a_tolerance_tighter_than_the_answer_as_shown_is_an_error_at_the_tolerance(pack):
+    [error] = self_test(pack["tight"], 20)
+    assert error.location.line == line_of("tolerance:", "tight")
+    assert "the tolerance is tighter than the answer as shown (4 significant figures)" in error.message
+    assert re.search(r"\(seed \d+: shown 0\.\d{4}, key 0\.\d{7}; \d+ of 20 seeds\); widen the tolerance", error.message)
+    [error] = self_test(pack["fixed-tight"], 20)  # a fixed question: no seeds to speak of
+    assert error.message.startswith("fixed-tight: self-test: the tolerance is tighter than the answer as shown")
+    assert "(shown [0.7311, 0.2689], key [0.7310586, 0.2689414]); widen" in error.message
+
+
+VARIETY = """\
+- id: few
+  type: number
+  topic: softmax
+  prompt: "s = {{{{ s }}}}"
+  params:
+    s: {{integer: [1, {top}]}}
+  answer: s * 2
+- id: choosy
+  type: number
+  topic: softmax
+  prompt: "s = {{{{ s }}}}"
+  params:
+    s: {{integer: [1, 1000]}}
+  constraints: ["s <= 3"]
+  answer: s * 2
+"""
+
+
+@pytest.mark.parametrize("seeds", [2, 5, 20, 60, 250])
+def test_the_variety_rule_does_not_depend_on_the_number_of_seeds(compile_yaml, seeds):
+    nine = compile_yaml(VARIETY.format(top=MIN_VARIANTS - 1), "nine.yaml")
+    [error] = self_test(nine["few"], seeds)
+    assert error.message == (
+        f"few: self-test: only {MIN_VARIANTS - 1} different variants in the first {VARIETY_SEEDS} seeds; "
+        f"at least {MIN_VARIANTS} are needed; widen the parameters (more choices, a wider range or more decimals)"
+    )
+    assert error.location.line == 5  # params:
+    twelve = compile_yaml(VARIETY.format(top=12), "twelve.yaml")
+    assert self_test(twelve["few"], seeds) == []
+
+
+def test_too_few_variants_behind_a_strict_constraint_asks_to_narrow(compile_yaml):
+    choosy = compile_yaml(VARIETY.format(top=30))["choosy"]
+    found = messages(self_test(choosy, 20))
+    assert any("only 3 different variants" in m and "narrow the parameters to where the constraints hold" in m for m in found)
+
+
+CONSTRAINTS = """\
+- id: picky
+  type: number
+  topic: softmax
+  prompt: "{{ d_k }} and {{ s }}"
+  params:
+    d_k: {choice: [4, 16, 64]}
+    s: {decimal: [0, 10]}
+  constraints:
+    - d_k < 64
+    - s > 7
+  answer: s * d_k
+- id: fair
+  type: number
+  topic: softmax
+  prompt: "{{ d_k }} and {{ s }}"
+  params:
+    d_k: {choice: [4, 16, 64]}
+    s: {decimal: [0, 10]}
+  derived:
+    t: s * 2
+  constraints: ["t > 1"]
+  answer: s * d_k
+"""
+
+
+def test_constraints_that_lose_a_value_or_most_draws_are_warnings_naming_the_parameter(compile_yaml):
+    pack = compile_yaml(CONSTRAINTS)
+    found = self_test(pack["picky"], 20)
+    assert {d.severity for d in found} == {Severity.WARNING}
+    by_line = {d.location.line: d.message for d in found}
+    assert by_line[6] == (
+        "picky: params.d_k: every draw with d_k = 64 is rejected by constraints[0] `d_k < 64`, "
+        "so no variant uses it; drop that value or relax the constraint"
+    )
+    assert re.fullmatch(
+        r"picky: constraints\[1\] `s > 7` keeps only \d+ of 200 draws \(\d+%\); it depends on s: .*", by_line[10]
+    )
+    assert self_test(pack["fair"], 20) == []

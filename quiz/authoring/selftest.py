@@ -1,59 +1,276 @@
 """Self-testing questions: every answer key must grade as correct for many seeds.
 
-For each seed of a parametric question (fixed questions once): the variant can be made; every
-text renders in every language with no placeholder left; the type's own checks pass (numeric
-types: the key is finite and grades 1.0, the key moved by 1.1× the allowed error does not, each
-misconception is finite, differs from the key and grades as itself); and at least half the seeds
-give distinct variants. A wrong answer key is the worst bug this product can have.
+For each seed of a question with variants (a fixed question once): the variant can be made;
+every text renders in every language with no placeholder left; the type's own checks pass
+(numeric types: the key is finite and grades as correct both as computed and as shown, rounded
+to four significant figures; the key moved by 1.1× the allowed error does not; each
+misconception is finite, of the key's shape, and beyond the tolerance of the key and of every
+other misconception). A problem met on several seeds is reported once, at the field at fault,
+with its first seed, that seed's values and how many seeds showed it.
+
+Two checks look at the question as a whole, whatever `--seeds` says:
+
+- variety: the first `VARIETY_SEEDS` seeds of a parametric question must give at least
+  `MIN_VARIANTS` different draws, or learners meet the same numbers again and again;
+- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of them, or
+  that rejects every draw of one value of a parameter, is a warning naming the parameter.
+
+A wrong answer key is the worst bug this product can have.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter, defaultdict
 from collections.abc import Iterator
-from typing import Final
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
 
+import numpy as np
+
+from quiz.expressions import ExpressionError
 from quiz.format.compile import CompiledQuestion, texts_of
+from quiz.format.convert import located
+from quiz.format.diagnostics import Diagnostic, Location, Severity
+from quiz.format.model import QuestionBase
 from quiz.i18n import LANGUAGES
+from quiz.types.base import Problem
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
+from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant
+from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
 DEFAULT_SEEDS: Final = 20
+VARIETY_SEEDS: Final = 100
+"""The seeds the variety rule looks at: always the first 100, so the verdict never depends on --seeds."""
+MIN_VARIANTS: Final = 10
+"""Different draws a parametric question must give among its first VARIETY_SEEDS seeds."""
+SAMPLE_DRAWS: Final = 200
+"""Draws (before constraints) sampled to measure what the constraints reject."""
+MIN_DRAWS_OF_A_VALUE: Final = 5
+"""A parameter's value must be drawn this often in the sample before its rejection is judged."""
+_SAMPLE_STREAM: Final = 3
+"""The sample's own random stream, apart from those variants and shuffles use."""
 
 
-def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[str]:
-    """Problems found with `compiled` over `seeds` seeds (one for a fixed question)."""
+def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Diagnostic]:
+    """Problems found with `compiled` over `seeds` seeds (one for a fixed question), then its
+    variety and its constraints; each problem once, located at the field at fault."""
     question = compiled.question
-    problems: list[str] = []
-    drawn: set[str] = set()
     tried = range(seeds) if question.has_variants else range(1)
+    found = _Found(question, len(tried))
+    drawn: set[str] = set()
+    rejected = 0  # seeds whose every draw the constraints rejected
     for seed in tried:
         try:
             variant = make_variant(compiled, seed)
         except VariantError as exc:
-            problems.append(f"seed {seed}: {exc.message}")
+            found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
+            rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
             continue
-        drawn.add(json.dumps(variant.inputs, sort_keys=True))
-        problems.extend(f"seed {seed}: {p}" for p in _check_variant(variant))
-    if question.is_parametric and seeds >= 2 and len(drawn) * 2 < seeds:
-        problems.append(f"only {len(drawn)} distinct variants in {seeds} seeds; widen the parameters")
-    return problems
+        if seed < VARIETY_SEEDS:
+            drawn.add(_draw_key(variant))
+        for problem in _check_variant(variant):
+            found.add(seed, problem)
+    diagnostics = found.diagnostics()
+    if question.is_parametric and seeds > 0:
+        sample = _sample(compiled)
+        diagnostics.extend(_constraint_warnings(compiled, sample))
+        variety = _variety(compiled, drawn, rejected, len(tried), sample)
+        if variety is not None:
+            diagnostics.append(variety)
+    return diagnostics
 
 
-def _check_variant(variant: Variant) -> Iterator[str]:
+def field_location(question: QuestionBase, name: str | None) -> Location:
+    """Where a field named as messages name it (`answer`, `derived.w`, `params.s`,
+    `constraints[0]`, `misconceptions.no_scaling`) stands; the question's start otherwise."""
+    start = question.source or Location(Path("<question>"))
+    if not name:
+        return start
+    head, _, rest = name.partition(".")
+    if head.startswith("constraints["):
+        return located(question, "constraints", int(head[len("constraints[") : -1])) or start
+    if head == "misconceptions":
+        for misconception in getattr(question, "misconceptions", ()):
+            if misconception.name == rest and misconception.marks is not None:
+                return misconception.marks.start
+    return located(question, head, rest or None) or start
+
+
+@dataclass
+class _Found:
+    """Problems by where and what, each with the seeds it was met on (the first seed's values kept)."""
+
+    question: QuestionBase
+    seeds: int
+    problems: dict[tuple[Location | None, str, str], list[tuple[int, str]]] = field(default_factory=dict)
+
+    def add(self, seed: int, problem: Problem) -> None:
+        self.problems.setdefault((problem.location, problem.what, problem.advice), []).append((seed, problem.values))
+
+    def diagnostics(self) -> list[Diagnostic]:
+        out = []
+        for (location, what, advice), met in self.problems.items():
+            first_seed, values = met[0]
+            if self.question.has_variants:
+                count = f"; {len(met)} of {self.seeds} seeds" if self.seeds > 1 else ""
+                detail = f" (seed {first_seed}" + (f": {values}" if values else "") + f"{count})"
+            else:
+                detail = f" ({values})" if values else ""
+            message = f"{self.question.id}: self-test: {what}{detail}" + (f"; {advice}" if advice else "")
+            out.append(Diagnostic(location or self.question.source or Location(Path("<question>")), Severity.ERROR, message))
+        return out
+
+
+def _draw_key(variant: Variant) -> str:
+    return json.dumps(variant.inputs, sort_keys=True)
+
+
+def _check_variant(variant: Variant) -> Iterator[Problem]:
     yield from _check_texts(variant)
     yield from type_of(variant.question).self_test(variant)
 
 
-def _check_texts(variant: Variant) -> Iterator[str]:
+def _check_texts(variant: Variant) -> Iterator[Problem]:
     for label, text in texts_of(variant.question):
         for lang in LANGUAGES:
             try:
-                rendered = variant.text(text, lang)
-            except VariantError as exc:
-                yield f"{label} ({lang}): {exc.message}"
+                rendered = variant.compiled.template(text.get(lang)).render(variant.values)
+            except ExpressionError as exc:
+                yield Problem(text.location, f"{label} ({lang}) cannot be filled in", exc.message)
                 continue
             # Only an opening `{{` marks a placeholder: `}}` is ordinary LaTeX (`\frac{1}{\sqrt{d_k}}`).
             if "{{" in rendered:
-                yield f"{label} ({lang}): a placeholder is left unresolved: {rendered!r}"
+                yield Problem(text.location, f"{label} ({lang}) leaves a placeholder unresolved", repr(rendered[:80]))
+
+
+@dataclass(frozen=True)
+class _Draw:
+    inputs: dict[str, Any]
+    outcomes: list[bool | None]
+    """Whether each constraint holds (None: it could not be evaluated for this draw)."""
+
+    @property
+    def kept(self) -> bool:
+        return all(self.outcomes)
+
+
+def _sample(compiled: CompiledQuestion) -> list[_Draw]:
+    """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
+    constraint's outcome (none when the question has no constraints: nothing to measure)."""
+    if not compiled.constraints:
+        return []
+    rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
+    draws = []
+    for _ in range(SAMPLE_DRAWS):
+        try:
+            inputs = draw_inputs(compiled, rng)
+        except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
+            return []
+        draws.append(_Draw(inputs, constraint_outcomes(compiled, inputs)))
+    return draws
+
+
+def _params_behind(compiled: CompiledQuestion, names: frozenset[str]) -> list[str]:
+    """The parameters an expression reading `names` depends on, through derived values, in order."""
+    derived = dict(compiled.derived)
+    seen: set[str] = set()
+    stack = list(names)
+    while stack:
+        name = stack.pop()
+        if name not in seen:
+            seen.add(name)
+            if name in derived:
+                stack.extend(derived[name].names)
+    return [p.name for p in compiled.params if p.name in seen]
+
+
+def _share(kept: int, total: int) -> str:
+    return f"{kept} of {total} draws ({kept / total:.0%})"
+
+
+def _constraint_warnings(compiled: CompiledQuestion, sample: list[_Draw]) -> list[Diagnostic]:
+    """Warnings for constraints that keep fewer than half the draws, and for parameter values
+    the constraints never let through."""
+    question = compiled.question
+    if not sample:
+        return []
+    warnings = []
+    start = question.source or Location(Path("<question>"))
+    for index, constraint in enumerate(compiled.constraints):
+        judged = [d.outcomes[index] for d in sample if d.outcomes[index] is not None]
+        kept = sum(bool(o) for o in judged)
+        if judged and kept * 2 < len(judged):
+            params = ", ".join(_params_behind(compiled, constraint.names)) or "no parameter"
+            warnings.append(
+                Diagnostic(
+                    field_location(question, f"constraints[{index}]"),
+                    Severity.WARNING,
+                    f"{question.id}: constraints[{index}] `{constraint.source}` keeps only {_share(kept, len(judged))}; "
+                    f"it depends on {params}: draw them from a range where it mostly holds, or relax it",
+                ),
+            )
+    kept_all = sum(d.kept for d in sample)
+    if not warnings and kept_all * 2 < len(sample):
+        names = frozenset().union(*(c.names for c in compiled.constraints))
+        params = ", ".join(_params_behind(compiled, names)) or "no parameter"
+        warnings.append(
+            Diagnostic(
+                located(question, "constraints") or start,
+                Severity.WARNING,
+                f"{question.id}: together the constraints keep only {_share(kept_all, len(sample))}; "
+                f"they depend on {params}: draw them from a range where the constraints mostly hold, or relax them",
+            ),
+        )
+    warnings.extend(_rejected_values(compiled, sample))
+    return warnings
+
+
+def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterator[Diagnostic]:
+    """A warning per parameter for the values the constraints reject every time they are drawn."""
+    question = compiled.question
+    for param in compiled.params:
+        if param.spec.kind not in ("choice", "fault", "integer"):
+            continue  # a continuous draw has no value of its own to lose
+        by_value: dict[str, list[_Draw]] = defaultdict(list)
+        for draw in sample:
+            by_value[json.dumps(draw.inputs[param.name])].append(draw)
+        lost = [value for value, draws in by_value.items() if len(draws) >= MIN_DRAWS_OF_A_VALUE and not any(d.kept for d in draws)]
+        if not lost:
+            continue
+        culprits = Counter(
+            i for value in lost for i in range(len(compiled.constraints)) if not any(d.outcomes[i] for d in by_value[value])
+        )
+        blamed = ", ".join(f"constraints[{i}] `{compiled.constraints[i].source}`" for i in sorted(culprits)) or "the constraints together"
+        values = ", ".join(lost)
+        yield Diagnostic(
+            field_location(question, f"params.{param.name}"),
+            Severity.WARNING,
+            f"{question.id}: params.{param.name}: every draw with {param.name} = {values} is rejected by {blamed}, "
+            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
+        )
+
+
+def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw]) -> Diagnostic | None:
+    """An error when the first VARIETY_SEEDS seeds give fewer than MIN_VARIANTS different draws,
+    saying whether to widen the parameters (too few values) or narrow them (constraints reject most)."""
+    question = compiled.question
+    seed = min(done, VARIETY_SEEDS)
+    while len(drawn) < MIN_VARIANTS and seed < VARIETY_SEEDS:
+        try:
+            drawn.add(_draw_key(make_variant(compiled, seed)))
+        except VariantError as exc:
+            rejected += exc.field == "constraints"
+        seed += 1
+    if len(drawn) >= MIN_VARIANTS:
+        return None
+    kept = sum(d.kept for d in sample)
+    head = f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
+    if rejected * 2 > seed or (sample and kept * 2 < len(sample)):
+        share = f" ({_share(kept, len(sample))} pass them)" if sample else ""
+        advice = f"the constraints reject most draws{share}: narrow the parameters to where the constraints hold"
+    else:
+        advice = "widen the parameters (more choices, a wider range or more decimals)"
+    return Diagnostic(located(question, "params") or question.source or Location(Path("<question>")), Severity.ERROR, f"{head}; {advice}")

@@ -27,6 +27,8 @@ class Bank:
     claims: Claims = field(default_factory=Claims)
     report: Report = field(default_factory=Report)
     files: list[Path] = field(default_factory=list)
+    rejected: list[QuestionBase] = field(default_factory=list)
+    """Questions that broke a rule of the format (reported in `report`): kept out of practice."""
     _compiled: dict[str, CompiledQuestion | None] = field(default_factory=dict, init=False, repr=False)
     _problems: dict[str, list[Diagnostic]] = field(default_factory=dict, init=False, repr=False)
 

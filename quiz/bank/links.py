@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
-from quiz.format.convert import did_you_mean
+from quiz.format.convert import did_you_mean, located
 from quiz.format.diagnostics import Location, Report
 from quiz.format.model import QuestionBase
 
 
-def check_follow_ups(questions: dict[str, QuestionBase], report: Report) -> None:
-    """Report follow-ups naming unknown ids, and chains of follow-ups that come back round."""
+def check_follow_ups(questions: dict[str, QuestionBase], report: Report, also_known: Collection[str] = ()) -> None:
+    """Report follow-ups naming unknown ids, and chains of follow-ups that come back round.
+
+    `also_known` are ids of questions reported broken elsewhere: naming one is not a second error.
+    """
     for question in questions.values():
-        where = question.source or Location(Path("<bank>"))
-        for follow_up in question.follow_ups:
-            if follow_up not in questions:
+        for index, follow_up in enumerate(question.follow_ups):
+            if follow_up not in questions and follow_up not in also_known:
                 hint = did_you_mean(follow_up, list(questions))
+                where = located(question, "follow_ups", index) or question.source or Location(Path("<bank>"))
                 report.error(where, f"{question.id}: follow_ups: no question '{follow_up}' in the bank{hint}")
     for cycle in _cycles(questions):
         first = questions[cycle[0]]
-        report.error(first.source or Location(Path("<bank>")), f"{first.id}: follow_ups lead back round: {' → '.join([*cycle, cycle[0]])}")
+        where = located(first, "follow_ups") or first.source or Location(Path("<bank>"))
+        report.error(where, f"{first.id}: follow_ups lead back round: {' → '.join([*cycle, cycle[0]])}")
 
 
 def _cycles(questions: dict[str, QuestionBase]) -> list[list[str]]:

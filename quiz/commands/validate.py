@@ -39,16 +39,17 @@ def run(args: argparse.Namespace) -> int:
     bank = load_bank(args.paths or None, extra=args.bank)
     report = Report()
     report.extend(bank.report)
+    for question in bank.rejected:  # broken rules reported already; their expressions too
+        check_question(question, bank.claims, report)
     for question in bank.questions.values():
         compiled = check_question(question, bank.claims, report)
         if compiled is not None and args.seeds > 0:
-            for problem in self_test(compiled, args.seeds):
-                report.error(question.source, f"{question.id}: self-test: {problem}")
+            report.diagnostics.extend(self_test(compiled, args.seeds))
     diagnostics = sorted(report.diagnostics, key=lambda d: (str(d.location.path), d.location.line, d.location.column))
     failed = bool(report.errors) or (args.strict and bool(report.warnings))
     summary = {
         "files": len(bank.files),
-        "questions": len(bank.questions),
+        "questions": len(bank.questions) + len(bank.rejected),
         "errors": len(report.errors),
         "warnings": len(report.warnings),
     }
@@ -59,7 +60,12 @@ def run(args: argparse.Namespace) -> int:
         for diagnostic in diagnostics:
             print(diagnostic)
         print(
-            f"checked {summary['questions']} questions in {summary['files']} files: "
-            f"{summary['errors']} errors, {summary['warnings']} warnings"
+            f"checked {_count(summary['questions'], 'question')} in {_count(summary['files'], 'file')}: "
+            f"{_count(summary['errors'], 'error')}, {_count(summary['warnings'], 'warning')}"
         )
     return 1 if failed else 0
+
+
+def _count(n: int, noun: str) -> str:
+    """`1 error`, `2 errors`: authors read the summary, so it is written as words are."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -1,15 +1,18 @@
 """Checks a question must pass beyond its shape: known topic and claims, valid faults,
-compilable expressions and templates; and warnings for what an author should still add."""
+compilable expressions and templates; and warnings for what an author should still add.
+
+Each problem is reported at the field at fault (the `topic` line, the claim in `refs`, ...).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from engine import Fault
-from quiz.format.diagnostics import Location, Report
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion, compile_question, texts_of
-from quiz.format.convert import did_you_mean
+from quiz.format.convert import did_you_mean, located
+from quiz.format.diagnostics import Location, Report
 from quiz.format.model import Parametric, QuestionBase
 
 ALL_FAULTS = "all"
@@ -20,16 +23,19 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
     where = question.source or Location(Path("<question>"))
     errors_before = len(report.errors)
     if claims.topics and question.topic not in claims.topics:
-        report.error(where, f"{question.id}: unknown topic '{question.topic}'{did_you_mean(question.topic, list(claims.topics))}")
-    for ref in question.refs:
+        at = located(question, "topic") or where
+        report.error(at, f"{question.id}: unknown topic '{question.topic}'{did_you_mean(question.topic, list(claims.topics))}")
+    for index, ref in enumerate(question.refs):
         if claims.claims and ref not in claims.claims:
-            report.error(where, f"{question.id}: unknown claim '{ref}' in refs{did_you_mean(ref, list(claims.claims))}")
+            at = located(question, "refs", index) or where
+            report.error(at, f"{question.id}: unknown claim '{ref}' in refs{did_you_mean(ref, list(claims.claims))}")
     if isinstance(question, Parametric):
         valid = [f.value for f in Fault]
         for name, spec in question.params.items():
-            for fault in spec.fault or ():
+            for index, fault in enumerate(spec.fault or ()):
                 if fault != ALL_FAULTS and fault not in valid:
-                    report.error(where, f"params.{name}.fault: unknown fault '{fault}'{did_you_mean(fault, valid)}; known: {', '.join(valid)}, or all")
+                    at = located(spec, "fault", index) or where
+                    report.error(at, f"params.{name}.fault: unknown fault '{fault}'{did_you_mean(fault, valid)}; known: {', '.join(valid)}, or all")
     _warn(question, where, report)
     compiled = compile_question(question, report)
     return compiled if len(report.errors) == errors_before else None
@@ -42,7 +48,8 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
         report.warning(where, f"{question.id}: no refs; the question cannot be practised by claim")
     for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())):
         if mistake.label is None:
-            report.warning(where, f"{question.id}: mistake {mistake.name} has no label; learners see only its feedback")
+            at = mistake.marks.start if mistake.marks else where
+            report.warning(at, f"{question.id}: mistake {mistake.name} has no label; learners see only its feedback")
     for label, text in texts_of(question):
         if text.ja is None:
             report.warning(text.location or where, f"{question.id}: {label} has no Japanese ('ja'); English is shown instead")

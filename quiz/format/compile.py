@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
+from quiz.format.convert import located
 from quiz.format.diagnostics import Location, Report
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
@@ -104,7 +105,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
     constraints: list[Expression] = []
     if isinstance(question, Parametric):
         for name, spec in question.params.items():
-            c.declare(name, names, f"params.{name}", question.source)
+            c.declare(name, names, f"params.{name}", located(question, "params", name))
             raw = spec.integer or spec.decimal or spec.normal or ()
             bounds = [c.expression(e, names, f"params.{name}.{spec.kind}") for e in raw]
             params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None)))
@@ -127,8 +128,10 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
         if compiled is not None:
             misconceptions.append((m, compiled))
-    if answer is not None:
-        names.append(ANSWER_NAME)  # texts may show the variant's answer key: {{ answer }}
+    if isinstance(answer_expr, Expr):
+        # Texts may show the variant's answer key, {{ answer }}: even when the answer expression
+        # itself failed above, so that one mistake is not reported again in every text.
+        names.append(ANSWER_NAME)
     templates: dict[str, Template] = {}
     for label, text in texts_of(question):
         for lang, source in text.items():

@@ -51,6 +51,42 @@ class Where:
         return Where(self.path, mark, f"{self.field}[{index}]")
 
 
+@dataclass(frozen=True, slots=True)
+class Marks:
+    """Where a mapping of a question file stands, and each of its keys and their items.
+
+    The converter gives it to every model class with a `marks` field, so checks that run long
+    after reading (compiling, self-tests) point at the field at fault, not at the question's start.
+    """
+
+    start: Location
+    keys: dict[str, Location]
+    items: dict[str, dict[str | int, Location]]
+    """For a key holding a list or mapping: where each item or inner key stands."""
+
+    def at(self, key: str, item: str | int | None = None) -> Location:
+        """Where `key` (or one item of it) stands; the nearest enclosing place when not written."""
+        if item is not None and item in self.items.get(key, {}):
+            return self.items[key][item]
+        return self.keys.get(key, self.start)
+
+    @classmethod
+    def of(cls, value: YamlMap, path: Path) -> Marks:
+        items: dict[str, dict[str | int, Location]] = {}
+        for key, inner in value.items():
+            if isinstance(inner, YamlMap):
+                items[key] = {k: Location(path, *m) for k, m in inner.marks.items()}
+            elif isinstance(inner, YamlList):
+                items[key] = {i: Location(path, *m) for i, m in enumerate(inner.marks)}
+        return cls(Location(path, *value.mark), {k: Location(path, *m) for k, m in value.marks.items()}, items)
+
+
+def located(obj: object, key: str, item: str | int | None = None) -> Location | None:
+    """Where field `key` of a model object loaded from a file stands (None when built in code)."""
+    marks = getattr(obj, "marks", None)
+    return marks.at(key, item) if isinstance(marks, Marks) else None
+
+
 class Convertible(Protocol):
     """A model type that converts itself (texts, expressions) instead of being a plain dataclass."""
 
@@ -232,12 +268,18 @@ class Tagged:
         return convert
 
 
+def closest(value: object, options: tuple[Any, ...] | list[str]) -> str | None:
+    """The one of `options` that `value` most likely misspells, if any is close."""
+    if not isinstance(value, str):
+        return None
+    close = difflib.get_close_matches(value, [str(o) for o in options], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def did_you_mean(value: object, options: tuple[Any, ...] | list[str]) -> str:
     """` (did you mean 'x'?)` for the closest of `options`, or an empty string."""
-    if not isinstance(value, str):
-        return ""
-    close = difflib.get_close_matches(value, [str(o) for o in options], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = closest(value, options)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 def yaml_fields(cls: type) -> list[dataclasses.Field[Any]]:
@@ -256,6 +298,7 @@ def _dataclass_converter(cls: Any) -> Converter:
     required = [f.name for f in fields if is_required(f)]
     label = getattr(cls, "yaml_label", cls.__name__)
     check = getattr(cls, "check", None)
+    with_marks = any(f.name == "marks" for f in dataclasses.fields(cls))
 
     def convert(value: object, where: Where, report: Report) -> object:
         if not isinstance(value, YamlMap):
@@ -264,10 +307,14 @@ def _dataclass_converter(cls: Any) -> Converter:
         ok = True
         for key in value:
             if key not in converters:
-                hint = did_you_mean(key, list(converters))
+                close = closest(key, list(converters))
                 at = here.child(key, value.marks[key])
-                report.error(at.location(), f"unknown field '{key}' in {label}{hint}")
-                ok = False
+                report.error(at.location(), f"unknown field '{key}' in {label}" + (f" (did you mean '{close}'?)" if close else ""))
+                # A misspelt field hides what it holds: checking on without it would only report
+                # what it lacks (`parms` leaves every parameter unknown). Any other stray field
+                # is reported and the rest is still checked, so one run lists every problem.
+                if close is not None and close not in value:
+                    ok = False
         missing = [name for name in required if value.get(name) is None]
         for name in missing:
             report.error(here.location(), f"{label}: missing required field '{name}'")
@@ -283,8 +330,13 @@ def _dataclass_converter(cls: Any) -> Converter:
                 kwargs[key] = converted
         if not ok or missing:
             return INVALID
+        if with_marks:
+            kwargs["marks"] = Marks.of(value, where.path)
         made = cls(**kwargs)
-        if check is not None and not check(made, here, value, report):
+        # A broken rule (difficulty 7, a credit of 1.5) is reported and the object kept, so the
+        # checks after it (expressions, claims) still run; the loader keeps such a question out
+        # of the bank. Only a check that returns False leaves nothing usable.
+        if check is not None and check(made, here, value, report) is False:
             return INVALID
         return made
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
 from quiz.format.diagnostics import Location, Report
-from quiz.format.convert import INVALID, Where, describe
+from quiz.format.convert import INVALID, Marks, Where, describe
 from quiz.format.yaml_source import YamlList, YamlMap
 from quiz.i18n import LANGUAGES
 
@@ -148,11 +148,15 @@ class Scalar:
         return {"type": ["number", "string"]}
 
 
-def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> bool:
-    """Report `message` at `key` of `raw` (or at the mapping itself) and return False."""
+def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> None:
+    """Report `message` at `key` of `raw` (or at the mapping itself).
+
+    A model's `check` reports what breaks its rules and returns None: the object is still made,
+    so the checks after it run too and one `quiz validate` lists every problem. It returns False
+    only when the object cannot be used at all.
+    """
     mark = raw.marks.get(key, raw.mark)
     report.error(Location(where.path, *mark), message)
-    return False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -170,17 +174,15 @@ class Tolerance:
     decimals: int | None = field(default=None, metadata=doc("Accept answers rounded to this many decimal places."))
     sigfigs: int | None = field(default=None, metadata=doc("Accept answers rounded to this many significant figures."))
 
-    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        ok = True
+    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not self.atol > 0:
-            ok = error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
+            error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
         if self.rtol < 0:
-            ok = error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
+            error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
         if self.decimals is not None and not 0 <= self.decimals <= 12:
-            ok = error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
+            error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
         if self.sigfigs is not None and not 1 <= self.sigfigs <= 15:
-            ok = error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
-        return ok
+            error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
 
     @property
     def effective_atol(self) -> float:
@@ -213,29 +215,31 @@ class Param:
     decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1)."))
     choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64]."))
     fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all]."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     @property
     def kind(self) -> str:
-        return next(k for k in PARAM_KINDS if getattr(self, k) is not None)
+        return next((k for k in PARAM_KINDS if getattr(self, k) is not None), "")
 
-    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check(self, where: Where, raw: YamlMap, report: Report) -> bool | None:
         given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
-        if len(given) != 1:
+        if len(given) != 1:  # no kind to draw by: nothing later can use this parameter
             found = ", ".join(given) if given else "none"
-            return error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+            error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+            return False
         kind = given[0]
         values = getattr(self, kind)
         if kind in ("integer", "decimal") and len(values) != 2:
-            return error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
+            error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
         if kind == "normal" and len(values) > 4:
-            return error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
+            error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
         if kind in ("choice", "fault") and not values:
-            return error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
+            error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
         if kind == "decimal" and not self.step > 0:
-            return error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
+            error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
         if not 0 <= self.decimals <= 6:
-            return error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
-        return True
+            error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
+        return None
 
     @classmethod
     def schema_extra(cls) -> dict[str, Any]:
@@ -252,13 +256,13 @@ class Misconception:
     answer: Expr = field(metadata=doc("The wrong answer this mistake produces."))
     feedback: Text = field(metadata=doc("What the learner is told when their answer matches."))
     credit: float = field(default=0.0, metadata=doc("Partial credit in [0, 1) (default 0)."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
-    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.name):
-            return error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
+            error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
         if not 0 <= self.credit < 1:
-            return error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
-        return True
+            error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,6 +274,7 @@ class Option:
     id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it."))
     correct: bool = field(default=False, metadata=doc("True for a correct option of a fixed question."))
     feedback: Text | None = field(default=None, metadata=doc("Shown after answering when this option was picked."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,23 +295,21 @@ class QuestionBase:
     follow_ups: tuple[str, ...] = field(default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one)."))
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
     version: str = field(default="", compare=False, metadata=INTERNAL)
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
-    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        ok = True
+    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.id):
-            ok = error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
+            error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
         if not 1 <= self.difficulty <= 3:
-            ok = error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
+            error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
         if not 10 <= self.time <= 3600:
-            ok = error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
+            error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
         if not 0 <= self.hint_penalty <= 1:
-            ok = error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
-        typed = self.check_type(where, raw, report)  # run both: report every problem at once
-        return ok and typed
+            error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
+        self.check_type(where, raw, report)
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        """Rules of one question type; the base has none."""
-        return True
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
+        """Rules of one question type (reported, see `error_at`); the base has none."""
 
     @property
     def is_parametric(self) -> bool:

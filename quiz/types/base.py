@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from quiz.answers import Invalid
 from quiz.format.compile import CompiledQuestion
+from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase
 from quiz.grading.result import Result
 from quiz.render.plain_data import json_ready
@@ -22,6 +24,20 @@ from quiz.variants.variant import Variant
 
 Evaluate = Callable[[Any, str], Any]
 """Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A problem a self-test found with one variant's answer key.
+
+    `what` reads the same on every seed it recurs on, so a self-test over many seeds reports it
+    once with a count; `values` are this seed's figures and `advice` says what to change.
+    """
+
+    location: Location | None
+    what: str
+    values: str = ""
+    advice: str = ""
 
 
 class QuestionType(ABC):
@@ -82,6 +98,6 @@ class QuestionType(ABC):
         the points missed, ...), when the type can say."""
         return None
 
-    def self_test(self, variant: Variant) -> Iterator[str]:
+    def self_test(self, variant: Variant) -> Iterator[Problem]:
         """Problems with this variant's answer key that only this type can see."""
         return iter(())

@@ -31,15 +31,13 @@ class ChoiceQuestion(Parametric, QuestionBase):
     def shuffles(self) -> bool:
         return self.shuffle
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not options.check_options(where, raw, report, self.options, 2):
-            return False
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
+        options.check_options(where, raw, report, self.options, 2)
         marked = sum(o.correct for o in self.options)
         if self.answer is None and marked != 1:
-            return error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
+            error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
         if self.answer is not None and marked:
-            return error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
-        return True
+            error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
 
 
 class ChoiceType(QuestionType):
@@ -52,7 +50,7 @@ class ChoiceType(QuestionType):
         answer = evaluate(compiled.answer, "answer")
         ids = option_ids(compiled.question.options)  # type: ignore[attr-defined]
         if not isinstance(answer, str) or answer not in ids:
-            raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})")
+            raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})", "answer")
         return answer, {}
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:

@@ -26,10 +26,9 @@ class ExplainQuestion(QuestionBase):
     model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
     rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked."))
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not self.rubric:
-            return error_at(where, raw, "rubric", "give at least one rubric point", report)
-        return True
+            error_at(where, raw, "rubric", "give at least one rubric point", report)
 
 
 def _rubric(variant: Variant) -> tuple[Text, ...]:

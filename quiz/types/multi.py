@@ -30,12 +30,10 @@ class MultiQuestion(QuestionBase):
     def shuffles(self) -> bool:
         return self.shuffle
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
-        if not options.check_options(where, raw, report, self.options, 2):
-            return False
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
+        options.check_options(where, raw, report, self.options, 2)
         if not any(o.correct for o in self.options):
-            return error_at(where, raw, "options", "mark at least one option `correct: true`", report)
-        return True
+            error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 
 
 class MultiType(QuestionType):

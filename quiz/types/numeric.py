@@ -14,21 +14,23 @@ import numpy as np
 
 from quiz.answers import Invalid, describe_shape, parse_answer
 from quiz.format.compile import CompiledQuestion
-from quiz.format.convert import Where
-from quiz.format.diagnostics import Report
+from quiz.format.convert import Where, located
+from quiz.format.diagnostics import Location, Report
 from quiz.format.model import Expr, Misconception, Parametric, QuestionBase, Tolerance, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, within
 from quiz.i18n import tr
 from quiz.render.numbers import format_array_inline, format_number
-from quiz.types.base import Evaluate, QuestionType
+from quiz.types.base import Evaluate, Problem, QuestionType
 from quiz.variants.variant import Variant, VariantError
 
 MAX_ELEMENTS: Final = 64
 """The most numbers a learner is asked to type."""
 OUTSIDE: Final = 1.1
 """How far outside the tolerance the self-test's near-miss is placed, as a multiple of the allowed error."""
+SHOWN_DIGITS: Final = 4
+"""Significant figures the answer key is shown with (`format_number`'s default)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,12 +41,11 @@ class NumericQuestion(Parametric, QuestionBase):
     tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
     misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
         names = [m.name for m in self.misconceptions]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            return error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
-        return True
+            error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
 
 
 def tolerance_rule(question: NumericQuestion, lang: str) -> str:
@@ -118,12 +119,12 @@ class NumericType(QuestionType):
         try:
             array = np.asarray(value, dtype=np.float64)
         except (TypeError, ValueError):
-            raise VariantError(question.id, f"{what} gave {value!r}, not a number or an array of numbers") from None
+            raise VariantError(question.id, f"{what} gave {value!r}, not a number or an array of numbers", what) from None
         if array.ndim != self.rank:
             expected = ("a number", "a vector", "a matrix")[self.rank]
-            raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}")
+            raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}", what)
         if array.size > MAX_ELEMENTS:
-            raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most {MAX_ELEMENTS}")
+            raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most {MAX_ELEMENTS}", what)
         if self.rank == 0:
             return float(array)
         array.setflags(write=False)
@@ -160,7 +161,7 @@ class NumericType(QuestionType):
         return variant.answer
 
     def answer_text(self, variant: Variant, lang: str) -> str:
-        return format_array_inline(variant.answer)
+        return format_array_inline(variant.answer, SHOWN_DIGITS)
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
         return variant.answer
@@ -185,26 +186,64 @@ class NumericType(QuestionType):
             return None
         return tr("grade.your_answer", lang, answer=marked_answer(response, result.marks))
 
-    def self_test(self, variant: Variant) -> Iterator[str]:
+    def self_test(self, variant: Variant) -> Iterator[Problem]:
+        """The key is finite, grades as correct as computed and as shown (rounded), a near miss
+        just outside the tolerance does not, and every misconception is finite, of the key's
+        shape and beyond the tolerance of the key and of every other misconception."""
         question: NumericQuestion = variant.question  # type: ignore[assignment]
+        answer_at = located(question, "answer") or question.answer.location
+        tolerance_at = located(question, "tolerance") or answer_at
         key = np.asarray(variant.answer, dtype=np.float64)
         if not np.isfinite(key).all():
-            yield f"the answer is not finite: {variant.answer!r}"
+            yield Problem(answer_at, "the answer is not finite", f"answer {_figures(key)}")
             return
-        if self.grade(variant, variant.answer).score != 1.0:
-            yield "the answer key does not grade as correct"
+        if self.grade(variant, variant.answer).verdict is not Verdict.CORRECT:
+            yield Problem(answer_at, "the answer key does not grade as correct", f"answer {_figures(key)}")
+        yield from self._check_as_shown(variant, answer_at, tolerance_at)
         error = allowed_error(key, question.tolerance)
         for sign, side in ((1, "above"), (-1, "below")):
             if self.grade(variant, key + sign * OUTSIDE * error).verdict is Verdict.CORRECT:
-                yield f"an answer 1.1x the tolerance {side} the key still grades as correct"
+                yield Problem(tolerance_at, f"an answer 1.1× the tolerance {side} the key still grades as correct")
+        seen: dict[str, np.ndarray] = {}
         for misconception in question.misconceptions:
-            value = np.asarray(variant.misconceptions[misconception.name], dtype=np.float64)
             name = misconception.name
+            at = misconception.marks.start if misconception.marks else misconception.answer.location
+            value = np.asarray(variant.misconceptions[name], dtype=np.float64)
             if value.shape != key.shape:
-                yield f"misconception {name} has shape {value.shape}, the answer {key.shape}"
-            elif not np.isfinite(value).all():
-                yield f"misconception {name} is not finite"
-            elif within(value, key, question.tolerance).all():
-                yield f"misconception {name} equals the answer within tolerance; add a constraint that separates them"
-            elif (matched := self.grade(variant, value).misconception) != name:
-                yield f"misconception {name}'s own value grades as {matched or 'no misconception'}"
+                yield Problem(at, f"misconception {name} does not have the answer's shape", f"{name} {value.shape}, answer {key.shape}")
+                continue
+            if not np.isfinite(value).all():
+                yield Problem(at, f"misconception {name} is not finite", f"{name} {_figures(value)}")
+                continue
+            separate = "add a constraint that separates them"
+            if _overlap(value, key, question.tolerance):
+                yield Problem(at, f"misconception {name} is within tolerance of the answer", f"{name} {_figures(value)}, answer {_figures(key)}", separate)
+            for other, other_value in seen.items():
+                if _overlap(value, other_value, question.tolerance):
+                    figures = f"{other} {_figures(other_value)}, {name} {_figures(value)}"
+                    yield Problem(at, f"misconceptions {other} and {name} are within tolerance of each other", figures, separate)
+            seen[name] = value
+
+    def _check_as_shown(self, variant: Variant, answer_at: Location | None, tolerance_at: Location | None) -> Iterator[Problem]:
+        """The key as learners see it (rounded as `answer_text` shows it) must grade as correct."""
+        shown = self.answer_text(variant, "en")
+        response = self.read(variant, shown)
+        if isinstance(response, Invalid):
+            yield Problem(answer_at, "the answer as shown cannot be read back as an answer", f"shown {shown}: {response.message('en')}")
+        elif self.grade(variant, response).verdict is not Verdict.CORRECT:
+            yield Problem(
+                tolerance_at,
+                f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): a learner who types the key as shown is marked wrong",
+                f"shown {shown}, key {_figures(np.asarray(variant.answer))}",
+                f"widen the tolerance (sigfigs: {SHOWN_DIGITS} accepts what is shown)",
+            )
+
+
+def _overlap(a: np.ndarray, b: np.ndarray, tolerance: Tolerance) -> bool:
+    """Is either value within tolerance of the other, element by element (the rule is not symmetric)?"""
+    return bool(within(a, b, tolerance).all() or within(b, a, tolerance).all())
+
+
+def _figures(value: np.ndarray) -> str:
+    """A value in messages to authors: more digits than learners see, so near values differ."""
+    return format_array_inline(value, 7)

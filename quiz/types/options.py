@@ -24,20 +24,19 @@ def letter(index: int) -> str:
     return chr(ord("a") + index)
 
 
-def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], least: int) -> bool:
-    """Between `least` and 26 options, with unique, well-formed ids."""
+def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], least: int) -> None:
+    """Between `least` and 26 options, with unique, well-formed ids (each problem reported)."""
     if len(options) < least:
-        return error_at(where, raw, "options", f"give at least {least} options", report)
+        error_at(where, raw, "options", f"give at least {least} options", report)
     if len(options) > MAX_OPTIONS:
-        return error_at(where, raw, "options", f"give at most {MAX_OPTIONS} options", report)
+        error_at(where, raw, "options", f"give at most {MAX_OPTIONS} options", report)
     ids = option_ids(options)
     for i in ids:
         if not ID_PATTERN.fullmatch(i):
-            return error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
+            error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        return error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
-    return True
+        error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
 
 
 def options_of(variant: Variant) -> tuple[Option, ...]:

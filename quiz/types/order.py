@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import INVALID, Where, describe
+from quiz.format.convert import INVALID, Marks, Where, describe, located
 from quiz.format.diagnostics import Report
-from quiz.format.model import ID_PATTERN, QuestionBase, Text, doc, error_at
+from quiz.format.model import ID_PATTERN, INTERNAL, QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
@@ -81,15 +81,15 @@ class CriticalPair:
     label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
     feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
     cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, in [0, 1) (default 0)."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
-    def check(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if len(self.pair) != 2 or self.pair[0] == self.pair[1]:
-            return error_at(where, raw, "pair", "a critical pair names two different item ids: [first, then]", report)
+            error_at(where, raw, "pair", "a critical pair names two different item ids: [first, then]", report)
         if not ID_PATTERN.fullmatch(self.name):
-            return error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
+            error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
         if not 0 <= self.cap < 1:
-            return error_at(where, raw, "cap", "a critical pair's cap must be at least 0 and below 1", report)
-        return True
+            error_at(where, raw, "cap", "a critical pair's cap must be at least 0 and below 1", report)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,20 +104,19 @@ class OrderQuestion(QuestionBase):
     def shuffles(self) -> bool:
         return True
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not 2 <= len(self.items) <= 12:
-            return error_at(where, raw, "items", "give between 2 and 12 items", report)
+            error_at(where, raw, "items", "give between 2 and 12 items", report)
         ids = [item.id for item in self.items if item.id is not None]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
-            return error_at(where, raw, "items", f"item ids must be unique: {', '.join(duplicates)}", report)
-        ok = True
+            error_at(where, raw, "items", f"item ids must be unique: {', '.join(duplicates)}", report)
         for pair in self.critical:
             unknown = [i for i in pair.pair if i not in ids]
             if unknown:
                 known = ", ".join(ids) or "no item has an id"
-                ok = error_at(where, raw, "critical", f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)} ({known})", report)
-        return ok
+                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)} ({known})"
+                report.error(located(pair, "pair") or where.location(), message)
 
 
 def ordered_pairs(order: Sequence[int]) -> int:

@@ -25,11 +25,31 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
     seed = seed if question.has_variants else 0
     rng = np.random.default_rng(generator_seed(question.id, seed))
     for _ in range(MAX_DRAWS):
-        inputs = _draw(compiled, rng)
+        inputs = draw_inputs(compiled, rng)
         values = _evaluate_derived(compiled, _as_values(inputs))
-        if all(_holds(compiled, c, values) for c in compiled.constraints):
+        if all(_holds(compiled, i, values) for i in range(len(compiled.constraints))):
             return _finish(compiled, seed, inputs, values)
-    raise VariantError(question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; widen the parameters or relax the constraints")
+    raise VariantError(
+        question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; widen the parameters or relax the constraints", "constraints"
+    )
+
+
+def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any]) -> list[bool | None]:
+    """Whether each constraint holds for these drawn inputs (None where it cannot be evaluated).
+
+    Self-tests use it to measure how many draws the constraints reject, and which values.
+    """
+    try:
+        values = _evaluate_derived(compiled, _as_values(inputs))
+    except VariantError:
+        return [None] * len(compiled.constraints)
+    outcomes: list[bool | None] = []
+    for index in range(len(compiled.constraints)):
+        try:
+            outcomes.append(_holds(compiled, index, values))
+        except VariantError:
+            outcomes.append(None)
+    return outcomes
 
 
 def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, Any]) -> Variant:
@@ -45,18 +65,21 @@ def _evaluate(compiled: CompiledQuestion, expression, values: Mapping[str, Any],
     try:
         return expression.evaluate(values)
     except ExpressionError as exc:
-        raise VariantError(compiled.question.id, f"{what}: {exc.message} in `{expression.source}`") from None
+        raise VariantError(compiled.question.id, f"{what}: {exc.message} in `{expression.source}`", what) from None
 
 
-def _holds(compiled: CompiledQuestion, constraint, values: Mapping[str, Any]) -> bool:
-    result = _evaluate(compiled, constraint, values, "constraint")
+def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any]) -> bool:
+    constraint = compiled.constraints[index]
+    what = f"constraints[{index}]"
+    result = _evaluate(compiled, constraint, values, what)
     try:
         return bool(result)
     except ValueError:  # an array's truth is ambiguous
-        raise VariantError(compiled.question.id, f"constraint `{constraint.source}` gives an array; use all(...) or any(...)") from None
+        raise VariantError(compiled.question.id, f"{what} `{constraint.source}` gives an array; use all(...) or any(...)", what) from None
 
 
-def _draw(compiled: CompiledQuestion, rng: np.random.Generator) -> dict[str, Any]:
+def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator) -> dict[str, Any]:
+    """One draw of every parameter from `rng`, before any constraint is applied."""
     inputs: dict[str, Any] = {}
     for param in compiled.params:
         inputs[param.name] = _draw_one(compiled, param, rng, _as_values(inputs))
@@ -75,18 +98,18 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
     if spec.kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
-            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}")
+            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
     if spec.kind == "decimal":
         low, high = (float(b) for b in bounds)
         steps = math.floor((high - low) / spec.step + 1e-9)
         if steps < 0:
-            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}")
+            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
         return round(low + int(rng.integers(steps + 1)) * spec.step, places)
     shape = tuple(_whole(compiled, b, what) for b in bounds)
     if any(n < 1 or n > 64 for n in shape):
-        raise VariantError(compiled.question.id, f"{what}: each dimension must be between 1 and 64, got {shape}")
+        raise VariantError(compiled.question.id, f"{what}: each dimension must be between 1 and 64, got {shape}", what)
     drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     return float(drawn) if shape == () else drawn.tolist()
@@ -94,7 +117,7 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
 
 def _whole(compiled: CompiledQuestion, value: Any, what: str) -> int:
     if isinstance(value, bool) or not float(value).is_integer():
-        raise VariantError(compiled.question.id, f"{what}: expected a whole number, got {value!r}")
+        raise VariantError(compiled.question.id, f"{what}: expected a whole number, got {value!r}", what)
     return int(value)
 
 

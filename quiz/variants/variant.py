@@ -17,10 +17,12 @@ from quiz.format.model import Text
 class VariantError(Exception):
     """A variant could not be made: a broken expression, or constraints no draw satisfies."""
 
-    def __init__(self, question_id: str, message: str) -> None:
+    def __init__(self, question_id: str, message: str, field: str | None = None) -> None:
         super().__init__(f"{question_id}: {message}")
         self.question_id = question_id
         self.message = message
+        self.field = field
+        """The field whose expression failed (`answer`, `derived.w`, `constraints[0]`), when one did."""
 
 
 @dataclass(frozen=True)

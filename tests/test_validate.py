@@ -1,0 +1,112 @@
+"""`quiz validate` as an author meets it: every problem at its field's line, all in one run,
+none reported twice or as a consequence of another, and a summary written in words."""
+
+import json
+from textwrap import dedent
+
+from quiz.bank import load_bank
+from quiz.cli import main
+
+
+def validate(capsys, path, *options):
+    code = main(["validate", "--format", "json", *options, str(path)])
+    data = json.loads(capsys.readouterr().out)
+    return code, [(d["line"], d["severity"], d["message"]) for d in data["diagnostics"]]
+
+
+def write(tmp_path, text, name="pack.yaml"):
+    path = tmp_path / name
+    path.write_text(dedent(text), encoding="utf-8")
+    return path
+
+
+def test_errors_point_at_the_field_at_fault_not_the_questions_first_line(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: located
+        type: number
+        topic: sofmax
+        refs:
+          - C6
+          - Z9
+        prompt: {en: "f = {{ f }}", ja: "f = {{ f }}"}
+        explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+        follow_ups: [nowhere]
+        params:
+          f: {fault: [missing_scale, doubel_scale]}
+        answer: "1"
+        """,
+    )
+    _, found = validate(capsys, path, "--seeds", "0")
+    errors = {(line, message) for line, severity, message in found if severity == "error"}
+    assert errors == {
+        (3, "located: unknown topic 'sofmax' (did you mean 'softmax'?)"),
+        (6, "located: unknown claim 'Z9' in refs"),
+        (9, "located: follow_ups: no question 'nowhere' in the bank"),
+        (11, "params.f.fault: unknown fault 'doubel_scale' (did you mean 'double_scale'?); known: "
+         "missing_scale, double_scale, scale_by_d_model, heads_not_split, no_causal_mask, "
+         "softmax_over_queries, fully_masked_row, float16_scores, or all"),
+    }
+
+
+def test_an_unknown_name_in_the_answer_is_reported_once_not_again_in_every_text(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: follow-on
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {en: "Key: {{ answer }}", ja: "答え {{ answer }}"}
+        explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+        answer: sofmax([1, 0])[0]
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert found == [(7, "error", "answer: unknown function `sofmax`; did you mean `softmax`? in `sofmax([1, 0])[0]`")]
+
+
+def test_a_question_with_several_faults_reports_all_of_them_in_one_run_and_is_not_practised(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: many-faults
+        type: number
+        topic: softmax
+        refs: [C6, Q1]
+        difficulty: 7
+        colour: red
+        prompt: {en: "s = {{ s }}", ja: "s = {{ s }}"}
+        explanation: {en: "{{ answer }}", ja: "{{ answer }}"}
+        params:
+          s: {integer: [1, 30]}
+        answer: s
+        misconceptions:
+          - name: twice
+            label: {en: twice, ja: 二倍}
+            answer: 2 * t
+            credit: 1.5
+            feedback: {en: Twice., ja: 二倍です。}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert [(line, message) for line, severity, message in found if severity == "error"] == [
+        (4, "many-faults: unknown claim 'Q1' in refs"),
+        (5, "difficulty must be 1, 2 or 3"),
+        (6, "unknown field 'colour' in question"),
+        (15, "misconceptions.twice.answer: unknown name `t` in `2 * t`"),
+        (16, "misconception credit must be at least 0 and below 1"),
+    ]
+    assert "many-faults" not in load_bank([path]).questions  # broken rules: never practised
+
+
+def test_the_summary_counts_in_words(capsys, tmp_path):
+    path = write(tmp_path, "id: one\ntype: truefalse\ntopic: scaling\nprompt: p\nanswer: maybe\n")
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 0 questions in 1 file: 1 error, 0 warnings"
+    good = write(tmp_path, "id: two\ntype: truefalse\ntopic: scaling\nrefs: [B1]\nprompt: p\nanswer: no\nexplanation: e\n", "good.yaml")
+    assert main(["validate", str(good)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 2 warnings"

@@ -83,3 +83,23 @@ def test_missing_file_is_a_clear_error(tmp_path):
 
 def test_byte_order_mark_is_accepted(tmp_path):
     assert read_yaml_file(write(tmp_path, "\ufeffa: 1\n")) == {"a": "1"}
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "libyaml", "hint"),
+    [
+        ("id: x\ntype number\ntopic: y\n", 3, "could not find expected ':'", "check the line above"),
+        ("params:\n  s: {integer: [1, 2]}\n d: 3\n", 3, "did not find expected key", "check the indentation of this line and of the line above"),
+        ("id: x\n\ttype: number\n", 2, "tab character", "indent with spaces"),
+        ("prompt: Why: because\n", 1, "mapping values are not allowed", "quote the value"),
+        ('prompt: "hello\nid: x\n', 3, "unexpected end of stream", "a quote or bracket opened above is never closed"),
+        ('prompt: "$\\sqrt{d_k}$"\n', 1, "unknown escape character", "write LaTeX in single quotes"),
+        ("refs: [A1, B2\nid: x\n", 2, "did not find expected ',' or ']'", "'[' above is not closed"),
+        ("prompt: *bold* text\n", 1, "alphabetic or numeric", "quote it"),
+    ],
+)
+def test_syntax_errors_get_a_hint_in_plain_words_beside_libyamls_text(tmp_path, text, line, libyaml, hint):
+    error = refusal(tmp_path, text)
+    assert error.location.line == line
+    assert error.message.startswith(f"invalid YAML: ") and libyaml in error.message
+    assert hint in error.message.split(libyaml, 1)[1]

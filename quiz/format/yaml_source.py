@@ -16,6 +16,7 @@ from typing import Final
 import yaml
 
 from quiz.format.diagnostics import Location, SourceError
+from quiz.format.yaml_hints import yaml_hint
 
 try:  # libyaml's parser when PyYAML was built with it; the pure-Python one otherwise
     from yaml import CSafeLoader as _Loader
@@ -81,7 +82,8 @@ def parse_yaml(raw: bytes, path: Path) -> object:
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
         problem = exc.problem or exc.context or "invalid YAML"
-        raise SourceError(where, f"invalid YAML: {problem}") from None
+        hint = yaml_hint(problem)
+        raise SourceError(where, f"invalid YAML: {problem}" + (f" ({hint})" if hint else "")) from None
     except yaml.YAMLError as exc:
         raise SourceError(Location(path), f"invalid YAML: {exc}") from None
 

@@ -229,3 +229,75 @@ def test_coverage_lists_every_claim_with_its_questions_and_the_uncited(capsys, p
     assert data["uncited"] == [claim for claim, ids in data["claims"].items() if not ids]
     code, text, _ = run(capsys, "coverage", "--bank", str(pack))
     assert code == 0 and f"uncited claims ({len(data['uncited'])})" in text
+
+
+AUTHORED = """\
+- id: labelled
+  type: vector
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "Weights of [{{ s }}, 0] scaled by 1/2?", ja: "[{{ s }}, 0] を 1/2 倍した重みは？"}
+  explanation: {en: "{{ answer }}", ja: "{{ answer }}"}
+  hints:
+    - {en: Halve the scores first., ja: まずスコアを半分に。}
+  params:
+    s: {decimal: [1, 4]}
+  derived:
+    run: attention([[s, 0]], [[1, 0], [0, 1]], [[1, 0], [0, 1]], scale=0.5)
+    unscaled: softmax([s, 0])
+  worked:
+    run.weights: {en: Weights of the run, ja: 重み}
+  answer: softmax(array([s, 0]) / 2)
+  misconceptions:
+    - name: no_scaling
+      label: {en: forgot to halve, ja: 半分にし忘れた}
+      answer: unscaled
+      credit: 0.25
+      feedback: {en: Halve first., ja: 先に半分に。}
+- id: steps
+  type: order
+  topic: implementation
+  refs: [E2]
+  prompt: {en: Order the steps., ja: 手順を並べてください。}
+  explanation: {en: Mask first., ja: まずマスク。}
+  items:
+    - {id: mask, text: {en: mask, ja: マスク}}
+    - {id: softmax, text: {en: softmax, ja: ソフトマックス}}
+  critical:
+    - pair: [mask, softmax]
+      name: mask_after_softmax
+      label: {en: masked after the softmax, ja: softmax の後でマスクした}
+      feedback: {en: Mask the scores., ja: スコアをマスクします。}
+"""
+
+
+def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, tmp_path):
+    path = tmp_path / "authored.yaml"
+    path.write_text(AUTHORED, encoding="utf-8")
+    code, out, _ = run(capsys, "show", "labelled#4", "--answer", "--json", "--bank", str(path))
+    data = json.loads(out)
+    assert code == 0
+    [mistake] = data["mistakes"]
+    s = data["inputs"]["s"]
+    assert mistake["name"] == "no_scaling" and mistake["label"] == "forgot to halve" and mistake["credit"] == 0.25
+    assert mistake["value"] == pytest.approx([1 / (1 + 2.718281828459045 ** -s), 1 / (1 + 2.718281828459045 ** s)])
+    assert data["hints"] == ["Halve the scores first."]
+    assert data["worked"][0]["name"] == "run.weights" and data["worked"][0]["label"] == "Weights of the run"
+    assert data["worked"][0]["value"][0] == pytest.approx(data["answer"])
+    assert "unscaled" in [w["name"] for w in data["worked"]] and "answer" not in [w["name"] for w in data["worked"]]
+    code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--bank", str(path))
+    assert "  forgot to halve (no_scaling, credit 0.25): [" in text
+    assert "Hints:\n  1. Halve the scores first." in text
+    assert "Worked values:\n  Weights of the run: [[" in text
+    code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--lang", "ja", "--bank", str(path))
+    assert "  半分にし忘れた (no_scaling、部分点 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
+    data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])
+    assert data["mistakes"] == [{"name": "mask_after_softmax", "label": "masked after the softmax", "value": ["softmax", "mask"], "credit": 0.0}]
+
+
+def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path):
+    path = tmp_path / "authored.yaml"
+    path.write_text(AUTHORED.replace("run.weights: {en", "run.weight: {en"), encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--seeds", "0", str(path))
+    assert code == 1
+    assert f"{path}:15:5: error: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)" in out

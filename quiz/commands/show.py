@@ -16,7 +16,11 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         description="Print a variant of a question. ID may be a variant key such as softmax-two#7.",
     )
     add_variant_arguments(parser)
-    parser.add_argument("--answer", action="store_true", help="also print the answer and the explanation")
+    parser.add_argument(
+        "--answer",
+        action="store_true",
+        help="also print the answer, each named mistake's label and value, the hints, the worked values and the explanation",
+    )
     parser.set_defaults(run=run)
 
 
@@ -25,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.i18n import tr
     from quiz.render.mathtext import markdown_to_plain
-    from quiz.render.present import answer_line, how_to_answer, variant_json
+    from quiz.render.present import answer_details, answer_line, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
     if args.json:
@@ -40,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     if args.answer:
         print()
         print(answer_line(variant, args.lang))
+        for line in answer_details(variant, args.lang):
+            print(line)
         if question.explanation is not None:
             print()
             print(markdown_to_plain(variant.text(question.explanation, args.lang)))

@@ -6,9 +6,10 @@ Each problem is reported at the field at fault (the `topic` line, the claim in `
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from engine import Fault
+from engine import AttentionTrace, Fault
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion, compile_question, texts_of
 from quiz.format.convert import did_you_mean, located
@@ -16,6 +17,8 @@ from quiz.format.diagnostics import Location, Report
 from quiz.format.model import Parametric, QuestionBase
 
 ALL_FAULTS = "all"
+TRACE_FIELDS = tuple(f.name for f in dataclasses.fields(AttentionTrace))
+"""The steps of an attention run a `worked:` entry may name (`run.weights`)."""
 
 
 def check_question(question: QuestionBase, claims: Claims, report: Report) -> CompiledQuestion | None:
@@ -36,9 +39,22 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
                 if fault != ALL_FAULTS and fault not in valid:
                     at = located(spec, "fault", index) or where
                     report.error(at, f"params.{name}.fault: unknown fault '{fault}'{did_you_mean(fault, valid)}; known: {', '.join(valid)}, or all")
+        _check_worked(question, where, report)
     _warn(question, where, report)
     compiled = compile_question(question, report)
     return compiled if len(report.errors) == errors_before else None
+
+
+def _check_worked(question: Parametric, where: Location, report: Report) -> None:
+    """Each `worked:` entry names a parameter or derived value, or a step of one (`run.weights`)."""
+    names = [*question.params, *question.derived]
+    for name in question.worked:
+        head, _, step = name.partition(".")
+        if head in names and (not step or step in TRACE_FIELDS):
+            continue
+        known = names + [f"{n}.{s}" for n in question.derived for s in TRACE_FIELDS]
+        at = located(question, "worked", name) or where
+        report.error(at, f"worked: '{name}' is not a parameter, a derived value or a step of an attention run (run.weights){did_you_mean(name, known)}")
 
 
 def _warn(question: QuestionBase, where: Location, report: Report) -> None:

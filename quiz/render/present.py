@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from quiz.format.model import QuestionBase
+from quiz.format.model import QuestionBase, Text
 from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
+from quiz.render.numbers import format_array_inline
 from quiz.render.plain_data import json_ready
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
+from quiz.variants.worked import worked_values
 
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 
@@ -74,7 +76,41 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
     }
     if with_answer:
         data["explanation"] = variant.text(question.explanation, lang)
+        data["mistakes"] = [
+            {"name": m.name, "label": _label(variant, m.label, lang), "value": m.value, "credit": m.credit}
+            for m in kind.mistakes(variant)
+        ]
+        data["worked"] = [
+            {"name": w.name, "label": _label(variant, w.label, lang), "value": json_ready(w.value)} for w in worked_values(variant)
+        ]
     return data
+
+
+def answer_details(variant: Variant, lang: str) -> list[str]:
+    """What `quiz show --answer` prints below the answer for authors: each named mistake with
+    its label and value, the hints, and the worked values (labelled where `worked:` says)."""
+    lines: list[str] = []
+    mistakes = type_of(variant.question).mistakes(variant)
+    if mistakes:
+        lines += ["", tr("show.mistakes", lang)]
+        for m in mistakes:
+            label = _label(variant, m.label, lang) or tr("show.no_label", lang)
+            credit = tr("show.credit", lang, credit=f"{m.credit:g}") if m.credit else ""
+            lines.append(f"  {label} ({m.name}{credit}): {m.shown}")
+    hints = variant.question.hints
+    if hints:
+        lines += ["", tr("show.hints_list", lang)]
+        lines += [f"  {n}. {markdown_to_plain(variant.text(h, lang)).strip()}" for n, h in enumerate(hints, 1)]
+    worked = worked_values(variant)
+    if worked:
+        lines += ["", tr("show.worked", lang)]
+        for w in worked:
+            lines.append(f"  {_label(variant, w.label, lang) or w.name}: {format_array_inline(w.value)}")
+    return lines
+
+
+def _label(variant: Variant, label: Text | None, lang: str) -> str | None:
+    return markdown_to_plain(variant.text(label, lang)).strip() if label is not None else None
 
 
 def result_json(variant: Variant, result: Result, lang: str) -> dict[str, Any]:

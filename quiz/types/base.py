@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from quiz.answers import Invalid
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
-from quiz.format.model import QuestionBase
+from quiz.format.model import QuestionBase, Text
 from quiz.grading.result import Result
 from quiz.render.plain_data import json_ready
 from quiz.variants.variant import Variant
@@ -38,6 +38,20 @@ class Problem:
     what: str
     values: str = ""
     advice: str = ""
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A named mistake of a question as it stands in one variant, for authors' tools (`quiz show --answer`)."""
+
+    name: str
+    label: Text | None
+    value: Any
+    """What the mistake gives, as JSON-ready data: a misconception's value, or the ids of the two
+    steps of a critical pair in the wrong order."""
+    shown: str
+    """`value` as text."""
+    credit: float
 
 
 class QuestionType(ABC):
@@ -97,6 +111,10 @@ class QuestionType(ABC):
         """What was right and wrong in the learner's response ("Your answer: [0.88 ✓, 0.2 ✗]",
         the points missed, ...), when the type can say."""
         return None
+
+    def mistakes(self, variant: Variant) -> list[Mistake]:
+        """The question's named mistakes with what each gives in this variant (none by default)."""
+        return []
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """Problems with this variant's answer key that only this type can see."""

@@ -22,7 +22,8 @@ from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, within
 from quiz.i18n import tr
 from quiz.render.numbers import format_array_inline, format_number
-from quiz.types.base import Evaluate, Problem, QuestionType
+from quiz.render.plain_data import json_ready
+from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
 from quiz.variants.variant import Variant, VariantError
 
 MAX_ELEMENTS: Final = 64
@@ -185,6 +186,12 @@ class NumericType(QuestionType):
         if result.marks is None or response is None:
             return None
         return tr("grade.your_answer", lang, answer=marked_answer(response, result.marks))
+
+    def mistakes(self, variant: Variant) -> list[Mistake]:
+        return [
+            Mistake(m.name, m.label, json_ready(variant.misconceptions[m.name]), format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS), m.credit)
+            for m in variant.question.misconceptions  # type: ignore[attr-defined]
+        ]
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """The key is finite, grades as correct as computed and as shown (rounded), a near miss

@@ -22,7 +22,7 @@ from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
-from quiz.types.base import QuestionType
+from quiz.types.base import Mistake, QuestionType
 from quiz.types.reading import item_numbers, plain_text
 from quiz.variants.shuffle import display_order
 from quiz.variants.variant import Variant
@@ -191,6 +191,11 @@ class OrderType(QuestionType):
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         items = _items(variant)
         return {"items": [variant.text(items[i], lang) for i in display_order(variant, len(items))]}
+
+    def mistakes(self, variant: Variant) -> list[Mistake]:
+        """Each critical pair: its value is the two steps the wrong way round, [then, first]."""
+        pairs = variant.question.critical  # type: ignore[attr-defined]
+        return [Mistake(p.name, p.label, [p.pair[1], p.pair[0]], f"[{p.pair[1]}, {p.pair[0]}]", p.cap) for p in pairs]
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""

@@ -13,6 +13,8 @@ from typing import Any, Final
 import numpy as np
 
 from engine import AttentionTrace
+from quiz.format.compile import ANSWER_NAME
+from quiz.format.model import Text
 from quiz.variants.variant import Variant
 
 MAX_SHOWN: Final = 16
@@ -59,6 +61,40 @@ def worked_tensors(variant: Variant) -> list[WorkedTensor]:
         if array is not None:
             shown.append(WorkedTensor(name, array, _is_weight_matrix(array)))
     return shown
+
+
+@dataclass(frozen=True)
+class WorkedValue:
+    """A value of the worked solution: its name, the author's label when `worked:` gives one, and the value."""
+
+    name: str
+    label: Text | None
+    value: float | np.ndarray
+
+
+def worked_values(variant: Variant) -> list[WorkedValue]:
+    """The values the author labelled in `worked:`, in the order written, then every other
+    tensor worth showing (under its name), for tools that list the worked solution."""
+    labels: dict[str, Text] = getattr(variant.question, "worked", {})
+    shown = [WorkedValue(name, label, value) for name, label in labels.items() if (value := _named_value(variant, name)) is not None]
+    others = [WorkedValue(t.name, None, t.value) for t in worked_tensors(variant) if t.name not in labels and t.name != ANSWER_NAME]
+    return shown + others
+
+
+def _named_value(variant: Variant, name: str) -> float | np.ndarray | None:
+    """The value `worked:` names: a parameter or derived value, or a step of an attention run (`run.weights`)."""
+    head, _, step = name.partition(".")
+    value = variant.values.get(head)
+    if step:
+        if not isinstance(value, AttentionTrace):
+            return None
+        value = _last_two_axes(np.asarray(getattr(value, step, None)))
+    if isinstance(value, bool | str) or value is None:
+        return None
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        return None
+    return float(array) if array.ndim == 0 else array.astype(np.float64)
 
 
 def _last_two_axes(value: np.ndarray) -> np.ndarray:

@@ -114,7 +114,7 @@ def test_texts_take_languages_and_need_english(tmp_path):
 
 def test_tolerance_atol_must_stay_above_zero(tmp_path):
     _, report = convert(tmp_path, BASE + "type: number\nanswer: 0\ntolerance:\n  atol: 0\n")
-    assert errors(report) == [(7, "tolerance.atol must be above zero, so an answer of 0 can be graded")]
+    assert errors(report) == [(7, "tolerance.atol must be above 0 (so an answer of 0 can be graded)")]
 
 
 def test_decimals_and_sigfigs_only_widen_the_tolerance():
@@ -168,8 +168,8 @@ def test_every_problem_in_a_question_is_reported_at_once(tmp_path):
     _, report = convert(tmp_path, "id: Bad Id\ntype: order\ntopic: t\nprompt: p\nitems: [one]\ncolour: red\n")
     assert errors(report) == [
         (6, "unknown field 'colour' in question"),
+        (5, "items must list between 2 and 12 entries, found 1"),
         (1, "id 'Bad Id' must be lower-case letters, digits, - or _ (it names the question in history)"),
-        (5, "give between 2 and 12 items"),
     ]
 
 
@@ -177,7 +177,10 @@ def test_a_misspelt_field_stops_the_checks_that_would_miss_what_it_holds(tmp_pat
     text = BASE + "type: number\nparms:\n  s: {integer: [1, 5]}\nanswer: s\ndifficulty: 9\n"
     question, report = convert(tmp_path, text)
     assert question is INVALID  # `s` would be reported unknown everywhere: only the typo is
-    assert errors(report) == [(5, "unknown field 'parms' in question (did you mean 'params'?)")]
+    assert errors(report) == [
+        (5, "unknown field 'parms' in question (did you mean 'params'?)"),
+        (8, "difficulty must be between 1 and 3"),
+    ]
 
 
 def test_names_must_be_free(tmp_path):

@@ -95,10 +95,10 @@ def test_a_question_with_several_faults_reports_all_of_them_in_one_run_and_is_no
     assert code == 1
     assert [(line, message) for line, severity, message in found if severity == "error"] == [
         (4, "many-faults: unknown claim 'Q1' in refs"),
-        (5, "difficulty must be 1, 2 or 3"),
+        (5, "difficulty must be between 1 and 3"),
         (6, "unknown field 'colour' in question"),
         (15, "misconceptions.twice.answer: unknown name `t` in `2 * t`"),
-        (16, "misconception credit must be at least 0 and below 1"),
+        (16, "misconceptions[0].credit must be at least 0 and below 1"),
     ]
     assert "many-faults" not in load_bank([path]).questions  # broken rules: never practised
 

@@ -18,10 +18,17 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the schema generated from the question model."""
+    """Print the schema generated from the question model, with the bundled topics and claims."""
+    from quiz.bank import bundled_claims
+    from quiz.format.diagnostics import Report
     from quiz.format.schema import question_file_schema
     from quiz.types.registry import Question
 
-    json.dump(question_file_schema(Question), sys.stdout, ensure_ascii=False, indent=2)
+    from engine import Fault
+
+    claims = bundled_claims(Report())
+    choices = {"topics": list(claims.topics), "claims": list(claims.claims), "faults": [*(f.value for f in Fault), "all"]}
+    schema = question_file_schema(Question, choices)
+    json.dump(schema, sys.stdout, ensure_ascii=False, indent=2)
     print()
     return 0

@@ -287,6 +287,52 @@ def yaml_fields(cls: type) -> list[dataclasses.Field[Any]]:
     return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 
+NUMBER_LIMITS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+"""Field metadata bounding a number, named as JSON Schema names them: checked here, and given
+to editors by the schema, so the two never disagree."""
+COUNT_LIMITS: Final = ("minItems", "maxItems")
+"""Field metadata bounding how many items a list holds."""
+
+
+def check_limits(metadata: Any, value: object, where: Where, report: Report) -> None:
+    """Report a number outside its field's limits, or a list with too few or too many items."""
+    reason = f" ({metadata['reason']})" if "reason" in metadata else ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        low, high = metadata.get("minimum"), metadata.get("maximum")
+        above, below = metadata.get("exclusiveMinimum"), metadata.get("exclusiveMaximum")
+        if (
+            (low is not None and value < low)
+            or (high is not None and value > high)
+            or (above is not None and value <= above)
+            or (below is not None and value >= below)
+        ):
+            report.error(where.location(), f"{where.field} must be {_number_rule(metadata)}{reason}")
+    elif isinstance(value, tuple):
+        least, most = metadata.get("minItems"), metadata.get("maxItems")
+        if (least is not None and len(value) < least) or (most is not None and len(value) > most):
+            report.error(where.location(), f"{where.field} must list {_count_rule(least, most)}, found {len(value)}{reason}")
+
+
+def _number_rule(metadata: Any) -> str:
+    low = metadata.get("minimum", metadata.get("exclusiveMinimum"))
+    high = metadata.get("maximum", metadata.get("exclusiveMaximum"))
+    low_word = "at least" if "minimum" in metadata else "above"
+    high_word = "at most" if "maximum" in metadata else "below"
+    if low is not None and high is not None:
+        if "minimum" in metadata and "maximum" in metadata:
+            return f"between {low:g} and {high:g}"
+        return f"{low_word} {low:g} and {high_word} {high:g}"
+    return f"{low_word} {low:g}" if low is not None else f"{high_word} {high:g}"
+
+
+def _count_rule(least: int | None, most: int | None) -> str:
+    if least is not None and least == most:
+        return f"exactly {least} entr{'ies' if least != 1 else 'y'}"
+    if least is not None and most is not None:
+        return f"between {least} and {most} entries"
+    return f"at least {least} entr{'ies' if least != 1 else 'y'}" if least is not None else f"at most {most} entries"
+
+
 def is_required(f: dataclasses.Field[Any]) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
@@ -295,6 +341,7 @@ def _dataclass_converter(cls: Any) -> Converter:
     hints = get_type_hints(cls, include_extras=True)
     fields = yaml_fields(cls)
     converters = {f.name: converter_for(hints[f.name]) for f in fields}
+    metadata = {f.name: f.metadata for f in fields}
     required = [f.name for f in fields if is_required(f)]
     label = getattr(cls, "yaml_label", cls.__name__)
     check = getattr(cls, "check", None)
@@ -323,10 +370,12 @@ def _dataclass_converter(cls: Any) -> Converter:
             convert_field = converters.get(key)
             if convert_field is None or raw is None:
                 continue
-            converted = convert_field(raw, here.child(key, value.marks[key]), report)
+            at = here.child(key, value.marks[key])
+            converted = convert_field(raw, at, report)
             if converted is INVALID:
                 ok = False
             else:
+                check_limits(metadata[key], converted, at, report)
                 kwargs[key] = converted
         if not ok or missing:
             return INVALID

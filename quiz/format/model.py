@@ -109,7 +109,7 @@ class Expr:
     def json_schema(cls) -> dict[str, Any]:
         scalar = {"type": ["string", "number", "boolean"]}
         return {
-            "description": "An expression for the restricted evaluator, a number, or a list of them.",
+            "description": "An expression (see Expressions in docs/authoring.md), a number, or a list of them.",
             "anyOf": [scalar, {"type": "array", "items": {"anyOf": [scalar, {"type": "array"}]}}],
         }
 
@@ -145,7 +145,7 @@ class Scalar:
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
-        return {"type": ["number", "string"]}
+        return {"type": ["number", "string"], "description": "A number, or text (quote a number to keep it text)."}
 
 
 def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> None:
@@ -169,20 +169,13 @@ class Tolerance:
     """
 
     yaml_label: ClassVar[str] = "tolerance"
-    rtol: float = field(default=5e-3, metadata=doc("Relative tolerance (default 0.005)."))
-    atol: float = field(default=5e-4, metadata=doc("Absolute tolerance, above zero (default 0.0005)."))
-    decimals: int | None = field(default=None, metadata=doc("Accept answers rounded to this many decimal places."))
-    sigfigs: int | None = field(default=None, metadata=doc("Accept answers rounded to this many significant figures."))
-
-    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
-        if not self.atol > 0:
-            error_at(where, raw, "atol", "tolerance.atol must be above zero, so an answer of 0 can be graded", report)
-        if self.rtol < 0:
-            error_at(where, raw, "rtol", "tolerance.rtol cannot be negative", report)
-        if self.decimals is not None and not 0 <= self.decimals <= 12:
-            error_at(where, raw, "decimals", "tolerance.decimals must be between 0 and 12", report)
-        if self.sigfigs is not None and not 1 <= self.sigfigs <= 15:
-            error_at(where, raw, "sigfigs", "tolerance.sigfigs must be between 1 and 15", report)
+    rtol: float = field(default=5e-3, metadata=doc("Relative tolerance: the share of the key's size an answer may be off by (default 0.005, that is 0.5%).", minimum=0))
+    atol: float = field(
+        default=5e-4,
+        metadata=doc("Absolute tolerance: how far off an answer may be whatever the key's size (default 0.0005).", exclusiveMinimum=0, reason="so an answer of 0 can be graded"),
+    )
+    decimals: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many decimal places.", minimum=0, maximum=12))
+    sigfigs: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many significant figures.", minimum=1, maximum=15))
 
     @property
     def effective_atol(self) -> float:
@@ -200,21 +193,27 @@ PARAM_KINDS: Final = ("integer", "decimal", "normal", "choice", "fault")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Param:
-    """How one parameter of a variant is drawn; exactly one kind is given.
+    """How one parameter is drawn for each variant: give exactly one of integer, decimal, normal, choice or fault.
 
     Bounds and shapes are expressions, so they may use the parameters declared before this one.
     """
 
     yaml_label: ClassVar[str] = "parameter"
-    integer: tuple[Expr, ...] | None = field(default=None, metadata=doc("[min, max]: a whole number drawn uniformly, both ends included."))
-    decimal: tuple[Expr, ...] | None = field(default=None, metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included."))
-    step: float = field(default=0.1, metadata=doc("Grid step for `decimal`."))
-    normal: tuple[Expr, ...] | None = field(default=None, metadata=doc("Shape ([] for a scalar, [n], [rows, cols]) of standard normal draws."))
-    mean: float = field(default=0.0, metadata=doc("Mean for `normal`."))
-    std: float = field(default=1.0, metadata=doc("Standard deviation for `normal`."))
-    decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1)."))
-    choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64]."))
-    fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all]."))
+    integer: tuple[Expr, ...] | None = field(
+        default=None, metadata=doc("[min, max]: a whole number drawn uniformly, both ends included.", minItems=2, maxItems=2, reason="[min, max]")
+    )
+    decimal: tuple[Expr, ...] | None = field(
+        default=None, metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included.", minItems=2, maxItems=2, reason="[min, max]")
+    )
+    step: float = field(default=0.1, metadata=doc("Grid step for `decimal` (default 0.1).", exclusiveMinimum=0))
+    normal: tuple[Expr, ...] | None = field(
+        default=None, metadata=doc("Shape of normal draws: [] for one number, [n] for a vector, [rows, cols] for a matrix.", maxItems=4)
+    )
+    mean: float = field(default=0.0, metadata=doc("Mean for `normal` (default 0)."))
+    std: float = field(default=1.0, metadata=doc("Standard deviation for `normal` (default 1)."))
+    decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1).", minimum=0, maximum=6))
+    choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64].", minItems=1))
+    fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults"))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     @property
@@ -227,19 +226,7 @@ class Param:
             found = ", ".join(given) if given else "none"
             error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
             return False
-        kind = given[0]
-        values = getattr(self, kind)
-        if kind in ("integer", "decimal") and len(values) != 2:
-            error_at(where, raw, kind, f"{where.field}.{kind}: expected [min, max]", report)
-        if kind == "normal" and len(values) > 4:
-            error_at(where, raw, kind, f"{where.field}.normal: a shape has at most 4 dimensions", report)
-        if kind in ("choice", "fault") and not values:
-            error_at(where, raw, kind, f"{where.field}.{kind}: the list is empty", report)
-        if kind == "decimal" and not self.step > 0:
-            error_at(where, raw, "step", f"{where.field}.step must be above zero", report)
-        if not 0 <= self.decimals <= 6:
-            error_at(where, raw, "decimals", f"{where.field}.decimals must be between 0 and 6", report)
-        return None
+        return None  # limits on each field are checked as it is read (see `check_limits`)
 
     @classmethod
     def schema_extra(cls) -> dict[str, Any]:
@@ -251,18 +238,16 @@ class Misconception:
     """A named wrong answer the engine computes, with feedback and optional partial credit."""
 
     yaml_label: ClassVar[str] = "misconception"
-    name: str = field(metadata=doc("A short id such as no_scaling or divide_by_d_k (history and statistics use it)."))
+    name: str = field(metadata=doc("A short id such as no_scaling or divide_by_d_k (history and statistics use it).", pattern=ID_PATTERN.pattern))
     label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it (\"forgot the 1/√dₖ scale\")."))
     answer: Expr = field(metadata=doc("The wrong answer this mistake produces."))
     feedback: Text = field(metadata=doc("What the learner is told when their answer matches."))
-    credit: float = field(default=0.0, metadata=doc("Partial credit in [0, 1) (default 0)."))
+    credit: float = field(default=0.0, metadata=doc("Partial credit from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.name):
             error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
-        if not 0 <= self.credit < 1:
-            error_at(where, raw, "credit", "misconception credit must be at least 0 and below 1", report)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -271,7 +256,7 @@ class Option:
 
     yaml_label: ClassVar[str] = "option"
     text: Text = field(metadata=doc("What the learner reads."))
-    id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it."))
+    id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it.", pattern=ID_PATTERN.pattern))
     correct: bool = field(default=False, metadata=doc("True for a correct option of a fixed question."))
     feedback: Text | None = field(default=None, metadata=doc("Shown after answering when this option was picked."))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
@@ -282,15 +267,15 @@ class QuestionBase:
     """Fields every question has."""
 
     yaml_label: ClassVar[str] = "question"
-    id: str = field(metadata=doc("Stable id: progress is tied to it, so never change it once published."))
-    topic: str = field(metadata=doc("A topic id from questions/claims.yaml (scaling, softmax, masking, ...)."))
+    id: str = field(metadata=doc("Stable id: progress is tied to it, so never change it once published.", pattern=ID_PATTERN.pattern))
+    topic: str = field(metadata=doc("A topic id from questions/claims.yaml (scaling, softmax, implementation, ...).", choices="topics"))
     prompt: Text = field(metadata=doc("The question, in Markdown with $...$ maths and {{ expr }} values."))
     tags: tuple[str, ...] = field(default=(), metadata=doc("Free-form tags."))
-    difficulty: int = field(default=2, metadata=doc("1 (warm-up) to 3 (hard); default 2."))
-    time: int = field(default=120, metadata=doc("Suggested time in seconds (default 120)."))
-    refs: tuple[str, ...] = field(default=(), metadata=doc("Claim ids this question covers (A1, B4, X3, ...)."))
+    difficulty: int = field(default=2, metadata=doc("1 (warm-up) to 3 (hard); default 2.", minimum=1, maximum=3))
+    time: int = field(default=120, metadata=doc("Suggested time in seconds (default 120).", minimum=10, maximum=3600))
+    refs: tuple[str, ...] = field(default=(), metadata=doc("Claim ids from questions/claims.yaml this question covers (A1, B4, X3, ...).", choices="claims"))
     hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
-    hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25)."))
+    hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25).", minimum=0, maximum=1))
     explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
     follow_ups: tuple[str, ...] = field(default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one)."))
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
@@ -300,12 +285,6 @@ class QuestionBase:
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.id):
             error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
-        if not 1 <= self.difficulty <= 3:
-            error_at(where, raw, "difficulty", "difficulty must be 1, 2 or 3", report)
-        if not 10 <= self.time <= 3600:
-            error_at(where, raw, "time", "time must be between 10 and 3600 seconds", report)
-        if not 0 <= self.hint_penalty <= 1:
-            error_at(where, raw, "hint_penalty", "hint_penalty must be between 0 and 1", report)
         self.check_type(where, raw, report)
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:

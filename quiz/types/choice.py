@@ -23,7 +23,7 @@ class ChoiceQuestion(Parametric, QuestionBase):
     """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
 
     type: Literal["choice"] = "choice"
-    options: tuple[Option, ...] = field(metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`)."))
+    options: tuple[Option, ...] = field(metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS))
     shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
     answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id."))
 
@@ -32,7 +32,7 @@ class ChoiceQuestion(Parametric, QuestionBase):
         return self.shuffle
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options, 2)
+        options.check_options(where, raw, report, self.options)
         marked = sum(o.correct for o in self.options)
         if self.answer is None and marked != 1:
             error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)

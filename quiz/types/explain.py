@@ -6,10 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import Where
-from quiz.format.diagnostics import Report
-from quiz.format.model import QuestionBase, Text, doc, error_at
-from quiz.format.yaml_source import YamlMap
+from quiz.format.model import QuestionBase, Text, doc
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
@@ -24,11 +21,7 @@ class ExplainQuestion(QuestionBase):
 
     type: Literal["explain"] = "explain"
     model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
-    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        if not self.rubric:
-            error_at(where, raw, "rubric", "give at least one rubric point", report)
+    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked.", minItems=1))
 
 
 def _rubric(variant: Variant) -> tuple[Text, ...]:

@@ -23,7 +23,7 @@ class MultiQuestion(QuestionBase):
     """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
 
     type: Literal["multi"] = "multi"
-    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`."))
+    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`.", minItems=2, maxItems=options.MAX_OPTIONS))
     shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
 
     @property
@@ -31,7 +31,7 @@ class MultiQuestion(QuestionBase):
         return self.shuffle
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options, 2)
+        options.check_options(where, raw, report, self.options)
         if not any(o.correct for o in self.options):
             error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 

@@ -76,20 +76,18 @@ class CriticalPair:
     """Two steps whose order matters most: putting the second before the first is a named mistake."""
 
     yaml_label: ClassVar[str] = "critical pair"
-    pair: tuple[str, ...] = field(metadata=doc("[first, then]: the ids of two items; `first` must come before `then`."))
-    name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax."))
+    pair: tuple[str, ...] = field(metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]"))
+    name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax.", pattern=ID_PATTERN.pattern))
     label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
     feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
-    cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, in [0, 1) (default 0)."))
+    cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
-        if len(self.pair) != 2 or self.pair[0] == self.pair[1]:
+        if len(self.pair) == 2 and self.pair[0] == self.pair[1]:
             error_at(where, raw, "pair", "a critical pair names two different item ids: [first, then]", report)
         if not ID_PATTERN.fullmatch(self.name):
             error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
-        if not 0 <= self.cap < 1:
-            error_at(where, raw, "cap", "a critical pair's cap must be at least 0 and below 1", report)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,7 +95,7 @@ class OrderQuestion(QuestionBase):
     """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
 
     type: Literal["order"] = "order"
-    items: tuple[OrderItem, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown)."))
+    items: tuple[OrderItem, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12))
     critical: tuple[CriticalPair, ...] = field(default=(), metadata=doc("Pairs of steps whose wrong order is a named mistake that caps the score."))
 
     @property
@@ -105,8 +103,6 @@ class OrderQuestion(QuestionBase):
         return True
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        if not 2 <= len(self.items) <= 12:
-            error_at(where, raw, "items", "give between 2 and 12 items", report)
         ids = [item.id for item in self.items if item.id is not None]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:

@@ -15,6 +15,7 @@ from quiz.commands import (
     grade,
     history,
     import_history,
+    new,
     practice,
     review,
     schema,
@@ -24,7 +25,21 @@ from quiz.commands import (
 )
 from quiz.commands import list as list_command
 
-COMMANDS = (practice, list_command, show, grade, validate, schema, coverage, history, stats, review, export_history, import_history)
+COMMANDS = (
+    practice,
+    list_command,
+    show,
+    grade,
+    validate,
+    schema,
+    coverage,
+    history,
+    stats,
+    review,
+    export_history,
+    import_history,
+    new,
+)
 
 
 def _bank_option(dest: str) -> argparse.ArgumentParser:

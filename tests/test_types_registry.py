@@ -72,3 +72,10 @@ def _as_response(kind, variant, answer_json):
     if kind.name == "order":
         return tuple(range(len(variant.question.items)))
     return answer_json
+
+
+@pytest.mark.parametrize("name", TYPE_NAMES)
+def test_every_type_has_a_scaffold_on_a_known_topic(name):
+    kind = TYPES[name]
+    assert kind.scaffold.startswith("id: <ID>\n") and f"\ntype: {name}\n" in kind.scaffold
+    assert kind.scaffold_topic in load_bank().claims.topics

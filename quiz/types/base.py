@@ -59,6 +59,11 @@ class QuestionType(ABC):
 
     name: ClassVar[str]
     model: ClassVar[type[QuestionBase]]
+    scaffold: ClassVar[str]
+    """A commented question of this type for `quiz new` to start from, with `<ID>`, `<TOPIC>` and
+    `<CLAIM>` to fill in; as written it passes `quiz validate --strict`."""
+    scaffold_topic: ClassVar[str]
+    """The topic the scaffold's content belongs to, used when none is asked for."""
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         """The variant's answer key and each misconception's value, computed from its values.

@@ -40,9 +40,34 @@ class ChoiceQuestion(Parametric, QuestionBase):
             error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
 
 
+SCAFFOLD = r"""id: <ID>
+type: choice
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+prompt:
+  en: Why are attention scores divided by $\sqrt{d_k}$?
+  ja: 注意スコアを $\sqrt{d_k}$ で割るのはなぜですか。
+options:                      # shown in a new order for each variant; add `shuffle: false` to keep this order
+  - text: {en: "To keep the scores' variance near one as $d_k$ grows", ja: "$d_k$ が大きくなってもスコアの分散を 1 付近に保つため"}
+    correct: true
+  - text: {en: To make the attention weights uniform, ja: 注意の重みを一様にするため}
+    feedback: {en: Uniform weights would ignore the content; the aim is to stop the softmax saturating., ja: 一様な重みは内容を無視してしまいます。目的は softmax の飽和を防ぐことです。}
+  - text: {en: To make the softmax faster, ja: softmax を速くするため}
+    feedback: {en: The division costs almost nothing and saves nothing; it is there for the scale., ja: この割り算は計算量をほとんど変えません。目的はスケールです。}
+explanation:
+  en: With independent unit-variance components, $q \cdot k$ has variance $d_k$; dividing by $\sqrt{d_k}$ brings it back to one, so the softmax does not saturate.
+  ja: 成分が独立で分散 1 なら $q \cdot k$ の分散は $d_k$ です。$\sqrt{d_k}$ で割ると分散が 1 に戻り、softmax が飽和しません。
+"""
+"""What `quiz new --type choice` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class ChoiceType(QuestionType):
     name = "choice"
     model = ChoiceQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "scaling"
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         if compiled.answer is None:

@@ -28,9 +28,34 @@ def _rubric(variant: Variant) -> tuple[Text, ...]:
     return variant.question.rubric  # type: ignore[attr-defined,no-any-return]
 
 
+SCAFFOLD = r"""id: <ID>
+type: explain
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+prompt:
+  en: Explain why the scores are divided by $\sqrt{d_k}$.
+  ja: スコアを $\sqrt{d_k}$ で割る理由を説明してください。
+model_answer:                 # shown after the learner answers aloud or on paper
+  en: With independent unit-variance components, $q \cdot k$ has variance $d_k$; dividing by $\sqrt{d_k}$ brings it to one, so the softmax does not saturate as $d_k$ grows.
+  ja: 成分が独立で分散 1 なら $q \cdot k$ の分散は $d_k$ です。$\sqrt{d_k}$ で割ると分散が 1 になり、$d_k$ が大きくても softmax が飽和しません。
+rubric:                       # the points a good answer makes; the score is the share ticked
+  - {en: States the independence and unit-variance assumptions, ja: 独立・分散 1 の仮定を述べた}
+  - {en: "Derives $\\operatorname{Var}(q \\cdot k) = d_k$", ja: "$\\operatorname{Var}(q \\cdot k) = d_k$ を導いた"}
+  - {en: Links large scores to saturation and small gradients, ja: 大きなスコアが飽和と勾配の弱まりを招くと述べた}
+explanation:
+  en: Claims B2 to B5 walk through the derivation.
+  ja: 主張 B2〜B5 で導出を順に確認できます。
+"""
+"""What `quiz new --type explain` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class ExplainType(QuestionType):
     name = "explain"
     model = ExplainQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "scaling"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         text = plain_text(text)

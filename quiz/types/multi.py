@@ -36,9 +36,34 @@ class MultiQuestion(QuestionBase):
             error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 
 
+SCAFFOLD = r"""id: <ID>
+type: multi
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+prompt:
+  en: Which of these can make attention weights NaN?
+  ja: 注意の重みが NaN になり得る原因はどれですか。すべて選んでください。
+options:                      # mark every right one; the score is (right − wrong picks) / right options
+  - text: {en: A query row with every key masked, ja: すべてのキーがマスクされたクエリ行}
+    correct: true
+  - text: {en: float16 scores beyond 65504, ja: 65504 を超える float16 のスコア}
+    correct: true
+  - text: {en: "Dividing the scores by $\\sqrt{d_k}$", ja: "スコアを $\\sqrt{d_k}$ で割ること"}
+    feedback: {en: Scaling keeps finite scores finite; it never creates NaN., ja: スケーリングは有限のスコアを有限のまま保ち、NaN を生みません。}
+explanation:
+  en: A fully masked row gives $0/0$ in the softmax, and float16 scores past 65504 overflow to infinity, so the softmax computes $\infty - \infty$.
+  ja: 全マスク行は softmax で $0/0$ になり、65504 を超える float16 のスコアは無限大に溢れて softmax が $\infty - \infty$ を計算します。
+"""
+"""What `quiz new --type multi` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class MultiType(QuestionType):
     name = "multi"
     model = MultiQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "diagnosis"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         if plain_text(text) in NONE_WORDS:

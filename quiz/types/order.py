@@ -131,9 +131,40 @@ def _items(variant: Variant) -> list[Text]:
     return [item.text for item in variant.question.items]  # type: ignore[attr-defined]
 
 
+SCAFFOLD = r"""id: <ID>
+type: order
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+prompt:
+  en: Put the steps of masked attention in order.
+  ja: マスク付き注意の計算手順を正しい順に並べてください。
+items:                        # in the right order; they are shown shuffled
+  - {id: scores, text: {en: "Scores $QK^\\top$", ja: "スコア $QK^\\top$"}}
+  - {id: scale, text: {en: "Divide by $\\sqrt{d_k}$", ja: "$\\sqrt{d_k}$ で割る"}}
+  - {id: mask, text: {en: Set masked scores to $-\infty$, ja: マスクするスコアを $-\infty$ にする}}
+  - {id: softmax, text: {en: Softmax over the keys, ja: キー軸で softmax}}
+  - {id: values, text: {en: Multiply by $V$, ja: $V$ を掛ける}}
+critical:                     # a pair put the wrong way round is a named mistake and caps the score
+  - pair: [mask, softmax]
+    name: mask_after_softmax
+    label: {en: masked after the softmax, ja: softmax の後でマスクした}
+    feedback:
+      en: Masking after the softmax leaves weight on the masked keys, or rows that no longer sum to one.
+      ja: softmax の後でマスクすると、マスクしたキーに重みが残るか、行の和が 1 でなくなります。
+explanation:
+  en: The mask acts on the scores, before the softmax turns them into weights.
+  ja: マスクはスコアに対して、softmax が重みに変える前に適用します。
+"""
+"""What `quiz new --type order` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class OrderType(QuestionType):
     name = "order"
     model = OrderQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "implementation"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """Item numbers as shown, in the learner's order: `3 1 2`, `3, 1, 2` or `[3, 1, 2]`."""

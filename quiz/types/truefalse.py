@@ -31,9 +31,28 @@ def _key(variant: Variant) -> bool:
     return variant.question.answer  # type: ignore[attr-defined,no-any-return]
 
 
+SCAFFOLD = r"""id: <ID>
+type: truefalse
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+prompt:
+  en: "Scaling the scores by $1/\\sqrt{d_k}$ aims to make attention uniform."
+  ja: "スコアを $1/\\sqrt{d_k}$ 倍する目的は、注意を一様にすることだ。"
+answer: false                 # true or false
+explanation:
+  en: It keeps the scores' variance near one so the softmax does not saturate; uniform weights would ignore the content.
+  ja: 目的はスコアの分散を 1 付近に保ち softmax の飽和を防ぐことで、一様な重みは内容を無視してしまいます。
+"""
+"""What `quiz new --type truefalse` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class TrueFalseType(QuestionType):
     name = "truefalse"
     model = TrueFalseQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "scaling"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         word = plain_text(text)

@@ -1,0 +1,57 @@
+"""`quiz new`: a commented scaffold of every registered type that passes `quiz validate --strict`."""
+
+import pytest
+import yaml
+
+from quiz.cli import main
+from quiz.types.registry import TYPE_NAMES
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("kind", TYPE_NAMES)
+def test_every_types_scaffold_passes_strict_validation_as_it_is(capsys, tmp_path, kind):
+    path = tmp_path / f"{kind}.yaml"
+    code, _, err = run(capsys, "new", "--type", kind, "--id", f"my-{kind}", "-o", str(path))
+    assert code == 0 and f"wrote {path}" in err
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=question.schema.json\n")
+    assert yaml.safe_load(text)["type"] == kind and f"id: my-{kind}\n" in text
+    code, out, _ = run(capsys, "validate", "--strict", "--seeds", "30", str(path))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 0 warnings"
+
+
+@pytest.mark.parametrize("topic", ["attention", "testing"])
+def test_a_topic_given_is_used_with_one_of_its_claims(capsys, tmp_path, topic):
+    code, out, _ = run(capsys, "new", "--type", "truefalse", "--id", "t", "--topic", topic.upper())
+    data = yaml.safe_load(out)
+    assert code == 0 and data["topic"] == topic and data["refs"][0][0] == {"attention": "A", "testing": "F"}[topic]
+    path = tmp_path / "t.yaml"
+    path.write_text(out, encoding="utf-8")
+    assert run(capsys, "validate", "--strict", str(path))[0] == 0
+
+
+def test_what_cannot_be_a_new_question_is_refused_with_a_reason(capsys, tmp_path):
+    code, _, err = run(capsys, "new", "--type", "matrx", "--id", "m")
+    assert code == 2 and "there is no type 'matrx' (did you mean 'matrix'?)" in err
+    code, _, err = run(capsys, "new", "--type", "matrix", "--id", "My Matrix")
+    assert code == 2 and "'My Matrix' cannot be an id" in err
+    code, _, err = run(capsys, "new", "--type", "matrix", "--id", "causal-weights-3x3")
+    assert code == 1 and "already used by the question at" in err and "masking.yaml" in err
+    code, _, err = run(capsys, "new", "--type", "matrix", "--id", "m", "--topic", "masks")
+    assert code == 1 and "There is no topic 'masks'" in err
+    existing = tmp_path / "mine.yaml"
+    existing.write_text("keep me\n", encoding="utf-8")
+    code, _, err = run(capsys, "new", "--type", "matrix", "--id", "m", "-o", str(existing))
+    assert code == 1 and "already exists" in err and existing.read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_the_help_names_every_registered_type(capsys):
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    assert ", ".join(TYPE_NAMES) in " ".join(capsys.readouterr().out.split())

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from quiz.commands import CommandError
+
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -25,47 +27,44 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         metavar="N",
         help="self-test each parametric question with N seeds (default 20; 0 skips self-tests)",
     )
+    parser.add_argument(
+        "--watch",
+        action="store_true",
+        help="check again whenever a file changes and print only what changed (Ctrl+C stops)",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, convert and check every question; exit 1 on errors (or warnings with --strict)."""
     # Imported here so `quiz --help` does not pay for numpy and the bank.
-    from quiz.bank import load_bank
-    from quiz.format.diagnostics import Report
-    from quiz.format.checks import check_question
-    from quiz.authoring.selftest import self_test
+    from quiz.authoring.validation import validate_packs
 
-    bank = load_bank(args.paths or None, extra=args.bank)
-    report = Report()
-    report.extend(bank.report)
-    for question in bank.rejected:  # broken rules reported already; their expressions too
-        check_question(question, bank.claims, report)
-    for question in bank.questions.values():
-        compiled = check_question(question, bank.claims, report)
-        if compiled is not None and args.seeds > 0:
-            report.diagnostics.extend(self_test(compiled, args.seeds))
-    diagnostics = sorted(report.diagnostics, key=lambda d: (str(d.location.path), d.location.line, d.location.column))
-    failed = bool(report.errors) or (args.strict and bool(report.warnings))
-    summary = {
-        "files": len(bank.files),
-        "questions": len(bank.questions) + len(bank.rejected),
-        "errors": len(report.errors),
-        "warnings": len(report.warnings),
-    }
+    if args.seeds < 0:
+        raise CommandError("--seeds cannot be negative", 2)
+    if args.watch:
+        return _watch(args)
+    result = validate_packs(args.paths or None, args.bank, args.seeds)
+    failed = result.failed(args.strict)
     if args.format == "json":
-        json.dump({"ok": not failed, **summary, "diagnostics": [d.as_json() for d in diagnostics]}, sys.stdout, ensure_ascii=False, indent=2)
+        summary = {"files": result.files, "questions": result.questions, "errors": result.errors, "warnings": result.warnings}
+        data = {"ok": not failed, **summary, "diagnostics": [d.as_json() for d in result.diagnostics]}
+        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
         print()
     else:
-        for diagnostic in diagnostics:
+        for diagnostic in result.diagnostics:
             print(diagnostic)
-        print(
-            f"checked {_count(summary['questions'], 'question')} in {_count(summary['files'], 'file')}: "
-            f"{_count(summary['errors'], 'error')}, {_count(summary['warnings'], 'warning')}"
-        )
+        print(result.summary())
     return 1 if failed else 0
 
 
-def _count(n: int, noun: str) -> str:
-    """`1 error`, `2 errors`: authors read the summary, so it is written as words are."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _watch(args: argparse.Namespace) -> int:
+    from quiz.authoring.validation import validate_packs
+    from quiz.authoring.watch import watch
+    from quiz.bank import default_sources
+
+    if args.format != "text":
+        raise CommandError("--watch prints text; leave out --format json", 2)
+    paths = [*(args.paths or default_sources()), *args.bank]
+    watch(paths, lambda: validate_packs(args.paths or None, args.bank, args.seeds), sys.stdout)
+    return 0

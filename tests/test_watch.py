@@ -1,0 +1,101 @@
+"""`quiz validate --watch`: a full report, then after each save only the problems fixed and new.
+
+The watcher is driven with a fake `sleep` that edits the real files between looks, so nothing
+waits on a clock.
+"""
+
+import io
+
+from quiz.authoring.validation import validate_packs
+from quiz.authoring.watch import watch
+
+GOOD = """\
+id: w
+type: truefalse
+topic: scaling
+refs: [B1]
+prompt: {en: Scaling flattens attention., ja: スケーリングは注意を平らにする。}
+answer: false
+explanation: {en: It keeps the variance near one., ja: 分散を 1 付近に保つためです。}
+"""
+
+
+def run_watch(tmp_path, edits):
+    """Watch a pack while `edits` (one function per look, or None) change it; return the output."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "w.yaml").write_text(GOOD.replace("topic: scaling", "topic: scalng"), encoding="utf-8")
+    out = io.StringIO()
+    pending = list(edits)
+    slept = []
+
+    def sleep(seconds):
+        slept.append(seconds)
+        edit = pending.pop(0)
+        if edit is not None:
+            edit(pack)
+
+    watch([pack], lambda: validate_packs([pack], seeds=5), out, sleep=sleep, rounds=len(edits))
+    assert slept == [1.0] * len(edits)
+    return out.getvalue()
+
+
+def test_the_first_report_is_full_then_only_changes_are_printed(tmp_path):
+    def fix(pack):
+        (pack / "w.yaml").write_text(GOOD, encoding="utf-8")
+
+    def comment(pack):
+        (pack / "w.yaml").write_text("# a comment\n" + GOOD, encoding="utf-8")
+
+    def break_again(pack):
+        (pack / "w.yaml").write_text(GOOD.replace("refs: [B1]", "refs: [B99]"), encoding="utf-8")
+
+    def add_file(pack):
+        (pack / "v.yaml").write_text(GOOD.replace("id: w", "id: v").replace("[B1]", "[B99]"), encoding="utf-8")
+
+    output = run_watch(tmp_path, [None, fix, None, comment, break_again, add_file])
+    w, v = tmp_path / "pack" / "w.yaml", tmp_path / "pack" / "v.yaml"
+    assert output.splitlines() == [
+        f"{w}:3:1: error: w: unknown topic 'scalng' (did you mean 'scaling'?)",
+        "checked 1 question in 1 file: 1 error, 0 warnings",
+        "watching 1 file; Ctrl+C stops",
+        f"changed: {w}",
+        f"  fixed: {w}:3:1: error: w: unknown topic 'scalng' (did you mean 'scaling'?)",
+        "checked 1 question in 1 file: 0 errors, 0 warnings",
+        f"changed: {w}",
+        "  no problem fixed or new",
+        "checked 1 question in 1 file: 0 errors, 0 warnings",
+        f"changed: {w}",
+        f"  new: {w}:4:8: error: w: unknown claim 'B99' in refs (did you mean 'B9'?)",
+        "checked 1 question in 1 file: 1 error, 0 warnings",
+        f"changed: {v}",
+        f"  new: {v}:4:8: error: v: unknown claim 'B99' in refs (did you mean 'B9'?)",
+        "checked 2 questions in 2 files: 2 errors, 0 warnings",
+    ]
+
+
+def test_a_problem_that_only_moves_down_a_line_is_not_news(tmp_path):
+    def shift(pack):
+        text = (pack / "w.yaml").read_text(encoding="utf-8")
+        (pack / "w.yaml").write_text("\n\n" + text, encoding="utf-8")
+
+    output = run_watch(tmp_path, [shift])
+    assert output.splitlines()[-2:] == ["  no problem fixed or new", "checked 1 question in 1 file: 1 error, 0 warnings"]
+
+
+def test_the_command_watches_until_interrupted(tmp_path, capsys, monkeypatch):
+    from quiz.authoring import watch as watching
+    from quiz.cli import main
+
+    path = tmp_path / "w.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+
+    def interrupt(seconds):  # Ctrl+C at the first pause
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watching.time, "sleep", interrupt)
+    assert main(["validate", "--watch", str(path)]) == 130
+    assert capsys.readouterr().out.splitlines() == [
+        "checked 1 question in 1 file: 0 errors, 0 warnings",
+        "watching 1 file; Ctrl+C stops",
+    ]

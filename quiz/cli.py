@@ -16,6 +16,7 @@ from quiz.commands import (
     history,
     import_history,
     new,
+    paths,
     practice,
     review,
     schema,
@@ -39,6 +40,7 @@ COMMANDS = (
     export_history,
     import_history,
     new,
+    paths,
 )
 
 

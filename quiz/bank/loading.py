@@ -55,9 +55,11 @@ def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = ())
     bank = Bank()
     bank.claims = bundled_claims(bank.report)
     seen_files: set[Path] = set()
+    # The packs folder is the learner's own: empty until they drop a pack in, which is no error.
+    optional = {locations.user_packs_dir()} if sources is None else set()
     for source in [*(default_sources() if sources is None else sources), *extra]:
         files = pack_files(source)
-        if not files:
+        if not files and source not in optional:
             what = "no such file or folder" if not source.exists() else "no YAML question files in it"
             bank.report.error(Location(source), what)
         for path in files:

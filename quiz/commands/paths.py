@@ -1,0 +1,52 @@
+"""`quiz paths`: where the quiz keeps settings and history and looks for packs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "paths",
+        parents=parents,
+        help="show where settings, history and question packs live",
+        description=(
+            "Show where the quiz keeps your settings and history and where it looks for question packs. "
+            "QUIZ_CONFIG_DIR and QUIZ_DATA_DIR move them."
+        ),
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON object (settings, history, packs, bank)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print each place and whether it exists yet; a missing or empty packs folder is normal."""
+    from quiz import locations
+    from quiz.bank import pack_files
+    from quiz.settings import settings_path
+
+    packs = locations.user_packs_dir()
+    places = {
+        "settings": (settings_path(), _state(settings_path())),
+        "history": (locations.history_file(), _state(locations.history_file())),
+        "packs": (packs, _packs_state(packs, len(pack_files(packs)))),
+        "bank": (locations.bundled_bank_dir(), "the bundled questions"),
+    }
+    if args.json:
+        print(json.dumps({name: str(path) for name, (path, _) in places.items()}, ensure_ascii=False, indent=2))
+        return 0
+    for name, (path, state) in places.items():
+        print(f"{name:<9} {path}  ({state})")
+    return 0
+
+
+def _state(path: Path) -> str:
+    return "exists" if path.exists() else "not created yet"
+
+
+def _packs_state(path: Path, files: int) -> str:
+    if not path.is_dir():
+        return "not created yet: make the folder and put question files (.yaml) in it"
+    return f"{files} question file{'s' if files != 1 else ''}"

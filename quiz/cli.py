@@ -11,6 +11,7 @@ from quiz import __version__
 from quiz.commands import (
     CommandError,
     coverage,
+    export_anki,
     export_history,
     grade,
     history,
@@ -41,6 +42,7 @@ COMMANDS = (
     import_history,
     new,
     paths,
+    export_anki,
 )
 
 

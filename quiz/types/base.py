@@ -52,6 +52,8 @@ class Mistake:
     shown: str
     """`value` as text."""
     credit: float
+    feedback: Text | None
+    """What a learner making this mistake is told."""
 
 
 class QuestionType(ABC):

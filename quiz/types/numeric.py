@@ -189,7 +189,7 @@ class NumericType(QuestionType):
 
     def mistakes(self, variant: Variant) -> list[Mistake]:
         return [
-            Mistake(m.name, m.label, json_ready(variant.misconceptions[m.name]), format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS), m.credit)
+            Mistake(m.name, m.label, json_ready(variant.misconceptions[m.name]), format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS), m.credit, m.feedback)
             for m in variant.question.misconceptions  # type: ignore[attr-defined]
         ]
 

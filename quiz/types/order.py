@@ -222,7 +222,7 @@ class OrderType(QuestionType):
     def mistakes(self, variant: Variant) -> list[Mistake]:
         """Each critical pair: its value is the two steps the wrong way round, [then, first]."""
         pairs = variant.question.critical  # type: ignore[attr-defined]
-        return [Mistake(p.name, p.label, [p.pair[1], p.pair[0]], f"[{p.pair[1]}, {p.pair[0]}]", p.cap) for p in pairs]
+        return [Mistake(p.name, p.label, [p.pair[1], p.pair[0]], f"[{p.pair[1]}, {p.pair[0]}]", p.cap, p.feedback) for p in pairs]
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""

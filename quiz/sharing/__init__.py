@@ -1,0 +1,1 @@
+"""Sharing the bank outside the app: Anki decks."""

@@ -22,7 +22,7 @@ import genanki
 from quiz.bank import Bank
 from quiz.i18n import tr
 from quiz.render.present import how_to_answer
-from quiz.sharing.html import inline_html, markdown_html, variant_html
+from quiz.sharing.html import inline_html, variant_html
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError

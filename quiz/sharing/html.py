@@ -17,6 +17,7 @@ from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from quiz.format.model import Text
+from quiz.render.mathtext.markdown import DOLLAR_MATHS
 from quiz.render.numbers import format_number, format_value
 from quiz.variants.variant import Variant
 
@@ -29,14 +30,7 @@ def _mathjax(content: str, options: dict[str, Any]) -> str:
 @cache
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")  # html False: raw HTML is escaped
-    parser.use(
-        dollarmath_plugin,
-        allow_space=False,
-        allow_digits=False,
-        allow_blank_lines=False,
-        double_inline=True,
-        renderer=_mathjax,
-    )
+    parser.use(dollarmath_plugin, **DOLLAR_MATHS, renderer=_mathjax)
     return parser
 
 

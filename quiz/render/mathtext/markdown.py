@@ -5,6 +5,8 @@ plain text and paragraphs; a plain Markdown parser would instead read `_` and `*
 as emphasis.
 """
 
+from typing import Final
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -14,6 +16,15 @@ from quiz.render.mathtext.latex import latex_to_unicode
 
 _INLINE_MATHS = frozenset({"math_inline", "math_inline_double"})
 _BLOCK_MATHS = frozenset({"math_block", "math_block_label"})
+DOLLAR_MATHS: Final = {
+    # Pandoc's rule for prose with prices: `$5 and $10` is not maths, since a closing `$`
+    # must not be followed by a digit nor an opening one followed by a space.
+    "allow_space": False,
+    "allow_digits": False,
+    "allow_blank_lines": False,
+    "double_inline": True,
+}
+"""How `$...$` and `$$...$$` maths is found in question texts, wherever they are rendered."""
 
 
 def make_markdown_parser() -> MarkdownIt:
@@ -22,15 +33,7 @@ def make_markdown_parser() -> MarkdownIt:
     Pass it as `Markdown(text, parser_factory=make_markdown_parser)`.
     """
     parser = MarkdownIt("gfm-like")
-    parser.use(
-        dollarmath_plugin,
-        # Pandoc's rule for prose with prices: `$5 and $10` is not maths, since a closing `$`
-        # must not be followed by a digit nor an opening one followed by a space.
-        allow_space=False,
-        allow_digits=False,
-        allow_blank_lines=False,
-        double_inline=True,
-    )
+    parser.use(dollarmath_plugin, **DOLLAR_MATHS)
     # After linkify, so no formula becomes a link; before text_join, which merges our text tokens.
     parser.core.ruler.before("text_join", "maths_to_text", _maths_to_text)
     parser.core.ruler.before("text_join", "cjk_line_joins", _join_cjk_lines)

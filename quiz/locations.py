@@ -34,11 +34,3 @@ def config_dir() -> Path:
 def user_packs_dir() -> Path:
     """Extra question packs the user dropped in: every YAML file below is loaded."""
     return data_dir() / "packs"
-
-
-HISTORY_FILE = "history.sqlite3"
-
-
-def history_file() -> Path:
-    """The learner's history of attempts (SQLite), in the data directory."""
-    return data_dir() / HISTORY_FILE

@@ -198,7 +198,6 @@ def _constraint_warnings(compiled: CompiledQuestion, sample: list[_Draw]) -> lis
     if not sample:
         return []
     warnings = []
-    start = question.source or Location(Path("<question>"))
     for index, constraint in enumerate(compiled.constraints):
         judged = [d.outcomes[index] for d in sample if d.outcomes[index] is not None]
         kept = sum(bool(o) for o in judged)
@@ -212,18 +211,6 @@ def _constraint_warnings(compiled: CompiledQuestion, sample: list[_Draw]) -> lis
                     f"it depends on {params}: draw them from a range where it mostly holds, or relax it",
                 ),
             )
-    kept_all = sum(d.kept for d in sample)
-    if not warnings and kept_all * 2 < len(sample):
-        names = frozenset().union(*(c.names for c in compiled.constraints))
-        params = ", ".join(_params_behind(compiled, names)) or "no parameter"
-        warnings.append(
-            Diagnostic(
-                located(question, "constraints") or start,
-                Severity.WARNING,
-                f"{question.id}: together the constraints keep only {_share(kept_all, len(sample))}; "
-                f"they depend on {params}: draw them from a range where the constraints mostly hold, or relax them",
-            ),
-        )
     warnings.extend(_rejected_values(compiled, sample))
     return warnings
 

@@ -25,12 +25,13 @@ def run(args: argparse.Namespace) -> int:
     """Print each place and whether it exists yet; a missing or empty packs folder is normal."""
     from quiz import locations
     from quiz.bank import pack_files
+    from quiz.history.store import history_path
     from quiz.settings import settings_path
 
     packs = locations.user_packs_dir()
     places = {
         "settings": (settings_path(), _state(settings_path())),
-        "history": (locations.history_file(), _state(locations.history_file())),
+        "history": (history_path(), _state(history_path())),
         "packs": (packs, _packs_state(packs, len(pack_files(packs)))),
         "bank": (locations.bundled_bank_dir(), "the bundled questions"),
     }

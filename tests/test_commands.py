@@ -286,11 +286,11 @@ def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, 
     assert data["worked"][0]["value"][0] == pytest.approx(data["answer"])
     assert "unscaled" in [w["name"] for w in data["worked"]] and "answer" not in [w["name"] for w in data["worked"]]
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--bank", str(path))
-    assert "  forgot to halve (no_scaling, credit 0.25): [" in text
+    assert "  forgot to halve (no_scaling, scores at most 0.25): [" in text
     assert "Hints:\n  1. Halve the scores first." in text
     assert "Worked values:\n  Weights of the run: [[" in text
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--lang", "ja", "--bank", str(path))
-    assert "  半分にし忘れた (no_scaling、部分点 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
+    assert "  半分にし忘れた (no_scaling、得点は最大 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
     data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])
     assert data["mistakes"] == [{"name": "mask_after_softmax", "label": "masked after the softmax", "value": ["softmax", "mask"], "credit": 0.0}]
 

@@ -52,6 +52,7 @@ class Mistake:
     shown: str
     """`value` as text."""
     credit: float
+    """The most a response making this mistake scores: a misconception's credit, a critical pair's cap."""
     feedback: Text | None
     """What a learner making this mistake is told."""
 

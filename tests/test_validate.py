@@ -110,3 +110,10 @@ def test_the_summary_counts_in_words(capsys, tmp_path):
     good = write(tmp_path, "id: two\ntype: truefalse\ntopic: scaling\nrefs: [B1]\nprompt: p\nanswer: no\nexplanation: e\n", "good.yaml")
     assert main(["validate", str(good)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 2 warnings"
+
+
+def test_every_bundled_question_passes_strict_validation(capsys):
+    code = main(["validate", "--strict"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[-1].endswith(": 0 errors, 0 warnings")

@@ -151,9 +151,9 @@ class Scalar:
 def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report) -> None:
     """Report `message` at `key` of `raw` (or at the mapping itself).
 
-    A model's `check` reports what breaks its rules and returns None: the object is still made,
-    so the checks after it run too and one `quiz validate` lists every problem. It returns False
-    only when the object cannot be used at all.
+    A model's `check` reports what breaks its rules with this and returns None: the object is
+    still made, so the checks after it run too and one `quiz validate` lists every problem. A
+    `check` returns False only when the object cannot be used at all.
     """
     mark = raw.marks.get(key, raw.mark)
     report.error(Location(where.path, *mark), message)

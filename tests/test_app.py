@@ -12,6 +12,7 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._key_panel import BindingsTable
 
 from pilot_waits import settle
+from fixture_bank import PACK, fixture_bank
 from quiz.bank import load_bank
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options
@@ -27,7 +28,7 @@ from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.heatmap import Heatmap
 
 SIZE = (100, 40)
-BANK = load_bank()  # the bundled bank, loaded once; one test below covers loading in the app
+BANK = fixture_bank()
 
 
 def start(key: str, attempts: list | None = None, lang: str | None = None) -> QuizApp:
@@ -64,7 +65,7 @@ def verdict(app: QuizApp) -> str:
 
 async def test_a_right_numeric_answer_is_graded_correct_and_recorded():
     attempts: list = []
-    app = start("two-key-scaled-weights", attempts)
+    app = start("fx-vector", attempts)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, QuestionScreen)
@@ -72,11 +73,11 @@ async def test_a_right_numeric_answer_is_graded_correct_and_recorded():
         assert verdict(app).startswith("Correct · Score 1.00")
         assert "Answered 1 · mean score 1.00" in text_of(app, "#progress")
     [attempt] = attempts
-    assert attempt.question == "two-key-scaled-weights" and attempt.score == 1.0 and attempt.response == "0.881 0.119"
+    assert attempt.question == "fx-vector" and attempt.score == 1.0 and attempt.response == "0.881 0.119"
 
 
 async def test_a_misconception_is_named_with_its_feedback():
-    app = start("two-key-scaled-weights")
+    app = start("fx-vector")
     async with app.run_test(size=SIZE) as pilot:
         await type_answer(pilot, "0.982, 0.018")
         assert verdict(app).startswith("Incorrect")
@@ -86,7 +87,7 @@ async def test_a_misconception_is_named_with_its_feedback():
 
 async def test_unreadable_input_shows_the_parser_message_and_costs_nothing():
     attempts: list = []
-    app = start("two-key-scaled-weights", attempts)
+    app = start("fx-vector", attempts)
     async with app.run_test(size=SIZE) as pilot:
         field = app.screen.query_one("#answer-input", Input)
         field.value = "0.88 0.12 0.5"
@@ -101,7 +102,7 @@ async def test_unreadable_input_shows_the_parser_message_and_costs_nothing():
 
 
 async def test_live_preview_shows_how_the_answer_is_read():
-    app = start("two-key-scaled-weights")
+    app = start("fx-vector")
     async with app.run_test(size=SIZE) as pilot:
         app.screen.query_one("#answer-input", Input).value = "e^2/(1+e^2), 1/(1+e^2)"
         await pilot.pause()
@@ -110,7 +111,7 @@ async def test_live_preview_shows_how_the_answer_is_read():
 
 async def test_hints_cost_points_and_giving_up_shows_the_answer():
     attempts: list = []
-    app = start("two-key-scaled-weights", attempts)
+    app = start("fx-vector", attempts)
     async with app.run_test(size=SIZE) as pilot:
         hints = len(app.screen.session.variant.question.hints)
         assert hints >= 1
@@ -126,7 +127,7 @@ async def test_hints_cost_points_and_giving_up_shows_the_answer():
 
 
 async def test_a_right_answer_after_a_hint_scores_less():
-    app = start("two-key-scaled-weights")
+    app = start("fx-vector")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f2")
         await type_answer(pilot, "0.8808 0.1192")
@@ -139,7 +140,7 @@ async def test_footer_keys_follow_what_can_be_done_now():
     def footer_keys(app: QuizApp) -> set[str]:
         return {key.key for key in app.screen.query(FooterKey)}
 
-    app = start("two-key-scaled-weights")
+    app = start("fx-vector")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert {"ctrl+s", "f2", "f3", "f6"} <= footer_keys(app)  # submit, hint, give up, next
@@ -155,7 +156,7 @@ async def test_opening_a_question_builds_its_footer_keys_once(monkeypatch):
     built: list[int] = []
     compose = KeyFooter.compose
     monkeypatch.setattr(KeyFooter, "compose", lambda footer: built.append(1) or compose(footer))
-    app = start("causal-weights-3x3#1")
+    app = start("fx-matrix#1")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.screen.query(FooterKey)
@@ -164,7 +165,7 @@ async def test_opening_a_question_builds_its_footer_keys_once(monkeypatch):
 
 
 async def test_a_fresh_variant_differs():
-    app = start("causal-weights-3x3#1")
+    app = start("fx-matrix#1")
     async with app.run_test(size=SIZE) as pilot:
         first = app.screen.session.variant
         await pilot.press("f5")
@@ -175,7 +176,7 @@ async def test_a_fresh_variant_differs():
 
 
 async def test_feedback_on_attention_weights_has_a_heatmap():
-    app = start("causal-weights-3x3#3")
+    app = start("fx-matrix#3")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
         await settle(pilot)  # the worked solution follows the verdict by a frame or two
@@ -186,7 +187,7 @@ async def test_feedback_on_attention_weights_has_a_heatmap():
 
 async def test_under_no_color_the_screen_is_grey_and_the_heatmap_still_reads(monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    app = start("causal-weights-3x3#3")
+    app = start("fx-matrix#3")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f3")
         await settle(pilot)
@@ -201,7 +202,7 @@ async def test_under_no_color_the_screen_is_grey_and_the_heatmap_still_reads(mon
 
 
 async def test_numeric_matrix_question_can_be_answered():
-    app = start("causal-weights-3x3#3")
+    app = start("fx-matrix#3")
     async with app.run_test(size=SIZE) as pilot:
         rows = np.asarray(app.screen.session.variant.answer)
         await type_answer(pilot, "; ".join(" ".join(f"{v:.4f}" for v in row) for row in rows))
@@ -209,7 +210,7 @@ async def test_numeric_matrix_question_can_be_answered():
 
 
 async def test_choice_question_can_be_answered():
-    app = start("float16-fully-masked-row")
+    app = start("fx-choice")
     async with app.run_test(size=SIZE) as pilot:
         variant = app.screen.session.variant
         [right] = correct_options(variant)
@@ -220,7 +221,7 @@ async def test_choice_question_can_be_answered():
 
 
 async def test_choice_without_a_pick_asks_for_one():
-    app = start("float16-fully-masked-row")
+    app = start("fx-choice")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -228,7 +229,7 @@ async def test_choice_without_a_pick_asks_for_one():
 
 
 async def test_multi_question_can_be_answered_with_the_keyboard():
-    app = start("nan-attention-checks")
+    app = start("fx-multi")
     async with app.run_test(size=SIZE) as pilot:
         variant = app.screen.session.variant
         right = set(correct_options(variant))
@@ -244,7 +245,7 @@ async def test_multi_question_can_be_answered_with_the_keyboard():
 
 
 async def test_order_question_is_reordered_with_the_keyboard():
-    app = start("attention-pipeline-order")
+    app = start("fx-order")
     async with app.run_test(size=SIZE) as pilot:
         widget = app.screen.query_one(OrderAnswer)
         view = widget.query_one(ListView)
@@ -264,7 +265,7 @@ async def test_order_question_is_reordered_with_the_keyboard():
 
 
 async def test_order_feedback_marks_each_step_and_says_where_it_belongs():
-    app = start("attention-pipeline-order")
+    app = start("fx-order")
     async with app.run_test(size=SIZE) as pilot:
         order = app.screen.query_one(OrderAnswer).response()
         assert order != tuple(range(len(order)))  # shown shuffled
@@ -279,7 +280,7 @@ async def test_order_feedback_marks_each_step_and_says_where_it_belongs():
 
 
 async def test_truefalse_question_can_be_answered():
-    app = start("scaling-purpose-not-uniform")
+    app = start("fx-truefalse")
     async with app.run_test(size=SIZE) as pilot:
         await choose(pilot, "true" if app.screen.session.variant.question.answer else "false")
         await pilot.press("ctrl+s")
@@ -288,7 +289,7 @@ async def test_truefalse_question_can_be_answered():
 
 
 async def test_explain_question_reveals_the_model_answer_then_ticks_points():
-    app = start("explain-why-sqrt-dk")
+    app = start("fx-explain")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -303,7 +304,7 @@ async def test_explain_question_reveals_the_model_answer_then_ticks_points():
 
 
 async def test_next_question_moves_on_and_keeps_progress():
-    app = make_app(start=Selection(topic="softmax"), seed=3, bank=BANK)
+    app = make_app(start=Selection(topic="scaling"), seed=3, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         first = app.screen.session.variant.question.id
         await pilot.press("f3")
@@ -344,7 +345,7 @@ async def test_switching_to_japanese_changes_the_interface_and_is_saved(isolated
 
 
 async def test_japanese_question_screen(isolated_user_dirs):
-    app = start("two-key-scaled-weights", lang="ja")
+    app = start("fx-vector", lang="ja")
     async with app.run_test(size=SIZE) as pilot:
         assert "回答済み 0" in text_of(app, "#progress")
         await type_answer(pilot, "０．８８１　０．１１９")
@@ -363,7 +364,7 @@ async def palette_entries(pilot, search: str) -> list[str]:
 
 
 async def test_ctrl_p_opens_the_command_palette_in_the_interface_language(isolated_user_dirs):
-    app = start("two-key-scaled-weights", lang="ja")
+    app = start("fx-vector", lang="ja")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
         await pilot.pause()
@@ -377,7 +378,7 @@ async def test_ctrl_p_opens_the_command_palette_in_the_interface_language(isolat
 
 
 async def test_the_help_panel_lists_every_key_in_japanese(isolated_user_dirs):
-    app = start("diagnose-faulty-layer#2", lang="ja")  # a choice list has focus: its keys show too
+    app = start("fx-choice#2", lang="ja")  # a choice list has focus: its keys show too
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f1")
         await pilot.pause()
@@ -388,7 +389,7 @@ async def test_the_help_panel_lists_every_key_in_japanese(isolated_user_dirs):
 
 
 async def test_ctrl_c_says_how_to_quit_in_the_interface_language(isolated_user_dirs):
-    app = start("scaling-purpose-not-uniform", lang="ja")  # no text field: ctrl+c has nothing to copy
+    app = start("fx-truefalse", lang="ja")  # no text field: ctrl+c has nothing to copy
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+c")
         await pilot.pause()
@@ -397,7 +398,7 @@ async def test_ctrl_c_says_how_to_quit_in_the_interface_language(isolated_user_d
 
 
 async def test_a_tiny_terminal_still_works():
-    app = start("two-key-scaled-weights")
+    app = start("fx-vector")
     async with app.run_test(size=(40, 12)) as pilot:
         await type_answer(pilot, "0.881 0.119")
         await pilot.resize_terminal(80, 24)
@@ -453,12 +454,12 @@ async def test_the_bank_loads_in_a_worker_behind_a_loading_screen(isolated_user_
     pack = locations.user_packs_dir() / "mine.yaml"
     pack.parent.mkdir(parents=True)
     pack.write_text("id: broken\ntype: number\n", encoding="utf-8")
-    app = make_app(start=Selection(key="two-key-scaled-weights"), seed=1)
+    app = make_app(bank_paths=[PACK], start=Selection(key="fx-vector"), seed=1)
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, QuestionScreen)
-        assert len(app.bank) == len(BANK)  # the broken pack cost only its own question
+        assert len(app.bank) == len(load_bank(extra=[PACK]))  # the broken pack cost only its own question
         assert {d.location.path.name for d in app.bank.report.errors} == {"mine.yaml"}
         await pilot.press("escape")
         await pilot.pause()

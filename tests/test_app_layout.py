@@ -14,12 +14,12 @@ from textual.widgets import Static
 from textual.widgets._footer import FooterKey
 
 from pilot_waits import settle
-from quiz.bank import load_bank
+from fixture_bank import fixture_bank
 from quiz.bank import Selection
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.widgets.footer import KeyFooter
 
-BANK = load_bank()
+BANK = fixture_bank()
 SMALLEST = (80, 24)
 ONE_OF_EACH_TYPE = sorted({question.type: f"{qid}#1" for qid, question in BANK.questions.items()}.values())
 
@@ -71,7 +71,7 @@ async def test_the_footer_refits_when_the_terminal_is_resized():
     def palette_shown(app: QuizApp) -> bool:
         return bool(app.screen.query("FooterKey.-command-palette"))
 
-    app = make_app(start=Selection(key="causal-weights-3x3#1"), seed=3, bank=BANK)
+    app = make_app(start=Selection(key="fx-matrix#1"), seed=3, bank=BANK)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert palette_shown(app) and not app.screen.query_one(KeyFooter).compact
@@ -102,7 +102,7 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
 
 
 async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric():
-    app = make_app(start=Selection(key="explain-why-sqrt-dk"), seed=3, bank=BANK)
+    app = make_app(start=Selection(key="fx-explain"), seed=3, bank=BANK)
     async with app.run_test(size=SMALLEST) as pilot:
         await pilot.press("f4")
         await settle(pilot)
@@ -117,7 +117,7 @@ async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric(
 
 
 async def test_a_hint_comes_into_view_when_asked_for():
-    app = make_app(start=Selection(key="diagnose-faulty-layer#2"), seed=3, bank=BANK)  # a long prompt
+    app = make_app(start=Selection(key="fx-choice#2"), seed=3, bank=BANK)  # a long prompt
     async with app.run_test(size=SMALLEST) as pilot:
         await pilot.pause()
         await pilot.press("f2")
@@ -130,9 +130,9 @@ async def test_a_hint_comes_into_view_when_asked_for():
 @pytest.mark.parametrize(
     ("key", "height", "press"),
     [
-        ("causal-weights-3x3#1", 16, "1"),  # typed into the numeric field, which keeps its keys
-        ("diagnose-faulty-layer#2", 12, "down"),  # an arrow in a choice list
-        ("attention-pipeline-order#1", 8, "down"),  # an arrow in the order list
+        ("fx-matrix#1", 16, "1"),  # typed into the numeric field, which keeps its keys
+        ("fx-choice#2", 12, "down"),  # an arrow in a choice list
+        ("fx-order#1", 6, "down"),  # an arrow in the order list
     ],
 )
 async def test_using_the_answer_brings_it_into_view(key, height, press):

@@ -12,22 +12,22 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from pilot_waits import settle
-from quiz.bank import load_bank
+from fixture_bank import fixture_bank
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
-BANK = load_bank()
+BANK = fixture_bank()
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 LANGS = ["en", "ja"]
 QUESTIONS = {
-    "number": "softmax-jacobian-entry#4",
-    "vector": "two-key-scaled-weights",
-    "matrix": "causal-weights-3x3#3",
-    "choice": "diagnose-faulty-layer#2",
-    "multi": "nan-attention-checks",
-    "order": "attention-pipeline-order",
-    "truefalse": "scaling-purpose-not-uniform",
-    "explain": "explain-why-sqrt-dk",
+    "number": "fx-number#4",
+    "vector": "fx-vector",
+    "matrix": "fx-matrix#3",
+    "choice": "fx-choice#2",
+    "multi": "fx-multi",
+    "order": "fx-order",
+    "truefalse": "fx-truefalse",
+    "explain": "fx-explain",
 }
 
 

@@ -1,0 +1,22 @@
+"""The small question pack the app's tests use, so that editing the bundled bank never breaks them.
+
+One question per type, plus what the tests need: hints, misconceptions with labels, a causal
+weight matrix for the heatmap, a wide (8×16) weight matrix, a long prompt and a spoken question.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from quiz.bank import Bank, load_bank
+
+PACK = Path(__file__).resolve().parent / "fixtures" / "pack"
+
+
+@cache
+def fixture_bank() -> Bank:
+    """The fixture pack alone (with the bundled claims it cites), loaded once per test run."""
+    bank = load_bank([PACK])
+    assert not bank.report.errors, [str(e) for e in bank.report.errors]
+    return bank

@@ -10,8 +10,6 @@ from quiz.bank import load_bank
 from quiz.bank import Selection, SelectionError
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
-from quiz.variants.draw import make_variant
-from quiz.variants.worked import worked_tensors
 
 BANK = load_bank()
 
@@ -44,7 +42,7 @@ def test_unknown_id_and_empty_selection_are_errors():
     [
         (Selection(topic="masking"), "There is no topic 'masking'. Topics: attention, scaling,", "「masking」というトピックはありません"),
         (Selection(claim="b44"), "There is no claim 'b44'. Did you mean B4?", "B4 のことですか"),
-        (Selection(claim="Q99"), "There is no claim 'Q99'. Claims are named like", "主張は A1、B4、X3"),
+        (Selection(claim="Q99"), "There is no claim 'Q99'. Claims are named like", "論点は A1、B4、X3"),
         (Selection(key="two words"), "'two words' is not a question id or variant key", "問題 ID でも出題キーでもありません"),
     ],
 )
@@ -141,18 +139,6 @@ def test_settings_round_trip_and_survive_a_damaged_file(tmp_path):
     settings, problem = load_settings(path)
     assert settings.language == "en" and "unknown language" in problem
     assert [p.name for p in tmp_path.iterdir()] == ["settings.json"]  # no temporary file left
-
-
-def test_worked_tensors_show_a_trace_and_mark_weights():
-    from quiz.format.diagnostics import Report
-    from quiz.format.checks import check_question
-
-    compiled = check_question(BANK.questions["causal-weights-3x3"], BANK.claims, Report())
-    variant = make_variant(compiled, 3)
-    shown = worked_tensors(variant)
-    weights = [t for t in shown if t.is_weights]
-    assert weights and any(np.allclose(t.value, variant.answer) for t in weights)
-    assert all(not t.is_weights or np.allclose(np.atleast_2d(t.value).sum(axis=-1), 1) for t in shown)
 
 
 def test_topic_and_claim_names_are_matched_without_regard_to_case():

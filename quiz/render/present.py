@@ -81,7 +81,7 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
             for m in kind.mistakes(variant)
         ]
         data["worked"] = [
-            {"name": w.name, "label": _label(variant, w.label, lang), "value": json_ready(w.value)} for w in worked_values(variant)
+            {"name": w.name, "label": _label(variant, w.label, lang), "value": json_ready(w.value)} for w in worked_values(variant).all()
         ]
     return data
 
@@ -101,7 +101,7 @@ def answer_details(variant: Variant, lang: str) -> list[str]:
     if hints:
         lines += ["", tr("show.hints_list", lang)]
         lines += [f"  {n}. {markdown_to_plain(variant.text(h, lang)).strip()}" for n, h in enumerate(hints, 1)]
-    worked = worked_values(variant)
+    worked = worked_values(variant).all()
     if worked:
         lines += ["", tr("show.worked", lang)]
         for w in worked:

@@ -1,0 +1,100 @@
+"""Worked values: the few a question names in `worked:` are featured with their labels, in the
+author's order; every other tensor is kept for a fold; an attention run's weights know which
+cells the mask forbade. Questions are real YAML files, compiled and drawn as the app does."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from quiz.bank import load_bank
+from quiz.variants.draw import make_variant
+from quiz.variants.worked import worked_values
+
+CAUSAL = """
+- id: causal
+  type: matrix
+  topic: implementation
+  prompt: Give the causal weights.
+  params:
+    S: {normal: [3, 3], std: 2, decimals: 0}
+  derived:
+    half: 0.5
+    run: attention(S, eye(3), eye(3), is_causal=True, scale=half)
+    unmasked: softmax(S / 2)
+  %s
+  answer: run.weights
+"""
+
+
+def variant_of(compile_yaml, text: str, seed: int = 3):
+    [compiled] = compile_yaml(text).values()
+    return make_variant(compiled, seed)
+
+
+def test_named_values_are_featured_in_the_authors_order_with_their_labels(compile_yaml):
+    worked = """worked:
+    run.weights: {en: "the weights", ja: "重み"}
+    half: {en: "the factor 1/√dₖ", ja: "係数"}"""
+    variant = variant_of(compile_yaml, CAUSAL % worked)
+    values = worked_values(variant)
+    assert [t.name for t in values.featured] == ["run.weights", "half"]
+    assert [t.label.get("en") for t in values.featured] == ["the weights", "the factor 1/√dₖ"]
+    assert values.featured[1].value.ndim == 0 and float(values.featured[1].value) == 0.5  # a named scalar is shown
+    folded = [t.name for t in values.more]
+    assert folded == ["S", "run.scores", "run.scaled", "run.output", "unmasked"]  # the key itself is not repeated
+    assert all(t.label is None for t in values.more)
+    assert [t.step for t in values.more if t.step] == ["scores", "scaled", "output"]  # for the catalogue's words
+
+
+def test_a_runs_weights_know_which_cells_the_mask_forbade(compile_yaml):
+    variant = variant_of(compile_yaml, CAUSAL % "")
+    [weights] = [t for t in worked_values(variant).featured if t.name == "run.weights"]
+    assert weights.is_weights and weights.allowed is not None
+    np.testing.assert_array_equal(weights.allowed, np.tril(np.ones((3, 3), dtype=bool)))
+    assert np.allclose(weights.value, variant.answer)
+
+
+def test_without_worked_the_weights_are_featured_and_the_rest_folded(compile_yaml):
+    values = worked_values(variant_of(compile_yaml, CAUSAL % ""))
+    assert [t.name for t in values.featured] == ["run.weights", "unmasked"]  # both are weight matrices
+    assert "S" in [t.name for t in values.more]
+
+
+def test_without_worked_or_weights_the_first_few_tensors_are_featured(compile_yaml):
+    text = """
+- id: plain
+  type: vector
+  topic: softmax
+  prompt: Give z.
+  params:
+    a: {normal: [3]}
+  derived:
+    b: a * 2
+    c: a * 3
+    d: a * 4
+    z: a * 5
+  answer: z
+"""
+    values = worked_values(variant_of(compile_yaml, text))
+    assert [t.name for t in values.featured] == ["a", "b", "c"] and [t.name for t in values.more] == ["d", "z"]
+
+
+@pytest.mark.parametrize(
+    ("worked", "message"),
+    [
+        ("worked: {nosuch: {en: x}}", "worked.nosuch: there is no parameter or derived value 'nosuch'"),
+        ("worked: {run.weight: {en: x}}", "worked.run.weight: an attention run's steps are scores, scaled, masked, weights, output"),
+    ],
+)
+def test_a_worked_name_that_names_nothing_is_reported_at_its_line(tmp_path, worked, message):
+    from quiz.format.checks import check_question
+    from quiz.format.diagnostics import Report
+
+    path = tmp_path / "pack.yaml"
+    path.write_text(CAUSAL % worked, encoding="utf-8")
+    bank = load_bank([path])
+    report = Report()
+    assert check_question(bank.questions["causal"], bank.claims, report) is None
+    [error] = report.errors
+    assert message in str(error) and str(error).startswith(f"{path}:")

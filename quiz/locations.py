@@ -31,6 +31,11 @@ def config_dir() -> Path:
     return Path(os.environ.get("QUIZ_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
 
 
+def screenshots_dir() -> Path:
+    """Where the app saves screenshots: `QUIZ_SCREENSHOTS_DIR`, else a folder in the data directory."""
+    return Path(os.environ.get("QUIZ_SCREENSHOTS_DIR") or data_dir() / "screenshots")
+
+
 def user_packs_dir() -> Path:
     """Extra question packs the user dropped in: every YAML file below is loaded."""
     return data_dir() / "packs"

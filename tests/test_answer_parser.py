@@ -305,25 +305,25 @@ WRONG_SHAPES = [
         "1 2",
         (),
         "Expected a number, but got a vector of 2 numbers.",
-        "1 つの数値を入力してください（読み取った入力: 要素数 2 のベクトル）。",
+        "1 つの数値を入力してください（読み取った入力：要素数 2 のベクトル）。",
     ),
     (
         "1 2",
         (3,),
         "Expected a vector of 3 numbers, but got a vector of 2 numbers.",
-        "要素数 3 のベクトルを入力してください（読み取った入力: 要素数 2 のベクトル）。",
+        "要素数 3 のベクトルを入力してください（読み取った入力：要素数 2 のベクトル）。",
     ),
     (
         "1 2; 3 4; 5 6",
         (2, 3),
         "Expected a 2×3 matrix, but got a 3×2 matrix.",
-        "2×3 の行列を入力してください（読み取った入力: 3×2 の行列）。",
+        "2×3 の行列を入力してください（読み取った入力：3×2 の行列）。",
     ),
     (
         "5",
         (2,),
         "Expected a vector of 2 numbers, but got a number.",
-        "要素数 2 のベクトルを入力してください（読み取った入力: 1 つの数値）。",
+        "要素数 2 のベクトルを入力してください（読み取った入力：1 つの数値）。",
     ),
 ]
 
@@ -418,8 +418,8 @@ def test_each_invalid_path_has_its_key_column_and_messages(text, shape, key, col
     assert key not in english and key not in japanese  # both catalogues hold the key
     assert "{" not in english + japanese  # every placeholder was filled
     if column is not None:
-        assert f"Column {column}:" in english
-        assert f"{column} 文字目" in japanese
+        assert english.startswith(f"At character {column}:")  # "column" would read as a matrix column
+        assert japanese.startswith(f"{column} 文字目：")
 
 
 def test_every_rejection_message_has_a_case_above():
@@ -446,8 +446,8 @@ def test_messages_quote_the_character_as_typed_and_name_invisible_ones():
 
 def test_ragged_rows_are_named_with_their_lengths():
     invalid = reject("1 2 3\n4 5", (2, 3))
-    assert invalid.message() == "Column 7: rows differ in length (row 1: 3, row 2: 2)."
-    japanese = "7 文字目: 行ごとの要素数が揃っていません（1 行目: 3 個、2 行目: 2 個）。"
+    assert invalid.message() == "At character 7: rows differ in length (row 1: 3, row 2: 2)."
+    japanese = "7 文字目：行ごとの要素数が揃っていません（1 行目：3 個、2 行目：2 個）。"
     assert invalid.message("ja") == japanese
 
 

@@ -1,8 +1,10 @@
 """On a small terminal nothing a learner needs is cut off or out of view.
 
-At 80x24, every footer key and the whole progress line show, on every screen and in both
-languages. A question opens at its prompt's first line; feedback at its verdict, a hint and a
-model answer where they start; and the answer comes into view as soon as the learner uses it.
+Down to 60×16, in both languages and for every kind of answer, the answer field or option list
+is on screen while the question scrolls in its own region, and the footer shows F6, Esc and F1
+whole (with every other key it shows). Below that, a note asks for a larger terminal instead of
+a question without its answer. A question opens at its prompt's first line, feedback at its
+verdict, a hint and a model answer where they start.
 """
 
 from __future__ import annotations
@@ -10,57 +12,188 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from textual.widgets import Static
-from textual.widgets._footer import FooterKey
+from textual.geometry import Region
+from textual.widgets import Input, Static
 
-from pilot_waits import settle
 from fixture_bank import fixture_bank
+from pilot_waits import settle
 from quiz.bank import Selection
+from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.widgets.footer import KeyFooter
 
 BANK = fixture_bank()
-SMALLEST = (80, 24)
+SMALL_SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((60, 16), id="60x16")]
+FOOTER_WIDTHS = [60, 80, 100, 120]
+LANGS = ["en", "ja"]
 ONE_OF_EACH_TYPE = sorted({question.type: f"{qid}#1" for qid, question in BANK.questions.items()}.values())
+ALWAYS_SHOWN = {"f6", "escape", "f1"}
 
 
-def assert_footer_keys_whole(app: QuizApp) -> None:
+def footer_keys(app: QuizApp) -> dict[str, Region]:
+    """Each key the footer shows, by key, with where it is drawn."""
+    return {key.key: key.region for key in app.screen.query_one(KeyFooter).query("FooterKey")}
+
+
+def assert_footer_keys_whole(app: QuizApp, must_show: set[str] = ALWAYS_SHOWN) -> None:
     footer = app.screen.query_one(KeyFooter)
-    regions = [key.region for key in footer.query(FooterKey)]
-    assert regions, "no keys in the footer"
-    for region in regions:
-        assert footer.region.contains_region(region), f"a key is cut off: {region} outside {footer.region}"
-    for first, second in combinations(regions, 2):
+    keys = footer_keys(app)
+    assert must_show <= keys.keys(), f"missing from the footer: {must_show - keys.keys()}"
+    for key, region in keys.items():
+        assert footer.region.contains_region(region), f"{key} is cut off: {region} outside {footer.region}"
+    for first, second in combinations(keys.values(), 2):
         assert not first.overlaps(second), f"keys overlap: {first} and {second}"
 
 
-def assert_progress_whole(app: QuizApp) -> None:
-    progress = app.screen.query_one("#progress", Static)
-    box = progress.content_region
-    assert box.height >= progress.get_content_height(box.size, app.size, box.width)
+def assert_answer_on_screen(app: QuizApp) -> None:
+    """The answer's input is drawn whole, between the question and the footer, and so is some question."""
+    screen = app.screen
+    control = screen.query_one(AnswerWidget).input_widget()
+    assert control is not None and control.display
+    body = screen.query_one("#question-body").region
+    footer = screen.query_one(KeyFooter).region
+    assert control.region.height and screen.region.contains_region(control.region), f"answer not on screen: {control.region}"
+    assert not control.region.overlaps(footer) and not control.region.overlaps(body)
+    assert body.height >= 3, f"no room left for the question: {body}"
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-async def test_home_footer_fits(lang):
+def assert_status_whole(app: QuizApp) -> None:
+    status = app.screen.query_one("#status", Static)
+    box = status.content_region
+    assert box.height >= status.get_content_height(box.size, app.size, box.width)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", FOOTER_WIDTHS)
+async def test_home_footer_fits(lang, width):
     app = make_app(lang=lang, bank=BANK)
-    async with app.run_test(size=SMALLEST) as pilot:
-        await pilot.pause()
-        assert_footer_keys_whole(app)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        assert_footer_keys_whole(app, {"f8", "f1"})
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", SMALL_SIZES)
 @pytest.mark.parametrize("key", ONE_OF_EACH_TYPE)
-async def test_question_and_feedback_fit(key, lang):
+async def test_the_answer_stays_on_screen_while_the_question_scrolls(key, size, lang):
     app = make_app(start=Selection(key=key), seed=3, lang=lang, bank=BANK)
-    async with app.run_test(size=SMALLEST) as pilot:
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        if app.screen.session.variant.question.type == "explain":
+            await pilot.press("f4")  # its checklist is the answer
+            await settle(pilot)
+        assert_answer_on_screen(app)
+        assert_status_whole(app)
+        body = app.screen.query_one("#question-body")
+        if body.max_scroll_y:  # the question is longer than its region: it scrolls, the answer stays
+            await pilot.press("pagedown")
+            await pilot.pause()
+            assert body.scroll_y > 0
+            assert_answer_on_screen(app)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("width", FOOTER_WIDTHS)
+@pytest.mark.parametrize("key", ONE_OF_EACH_TYPE)
+async def test_the_footer_never_hides_f6_esc_or_f1(key, width, lang):
+    app = make_app(start=Selection(key=key), seed=3, lang=lang, bank=BANK)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await settle(pilot)
+        assert_footer_keys_whole(app)
+        if app.screen.session.variant.question.type == "explain":
+            await pilot.press("f4")
+            await settle(pilot)
+            assert_footer_keys_whole(app)
+        await pilot.press("f3", "f3")  # give up: the feedback's keys
+        await settle(pilot)
+        assert_footer_keys_whole(app)
+
+
+async def test_the_footer_is_textuals_own_compact_below_120_columns_and_keeps_f6_esc_f1():
+    def palette_shown(app: QuizApp) -> bool:
+        return bool(app.screen.query("FooterKey.-command-palette"))
+
+    app = make_app(start=Selection(key="fx-matrix#1"), seed=3, bank=BANK)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeyFooter)
+        assert palette_shown(app) and not footer.compact
+        assert {k.description for k in footer.query("FooterKey")} >= {"New numbers", "Give up"}
+        await pilot.resize_terminal(60, 16)
+        await settle(pilot)
+        assert footer.compact and not palette_shown(app)
+        descriptions = {k.key: k.description for k in footer.query("FooterKey")}
+        assert descriptions["f5"] == "New" and "ctrl+s" not in descriptions  # short labels; Enter submits
+        assert_footer_keys_whole(app)
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        assert palette_shown(app) and not footer.compact
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_terminal_too_small_shows_a_note_instead_of_a_question_without_its_answer(lang):
+    attempts: list = []
+    app = make_app(start=Selection(key="fx-vector"), seed=3, lang=lang, bank=BANK, on_attempt=attempts.append)
+    async with app.run_test(size=(80, 24)) as pilot:
+        field = app.screen.query_one("#answer-input", Input)
+        await pilot.press("0", ".", "8")
+        await pilot.resize_terminal(40, 12)
+        await settle(pilot)
+        note = app.screen.query_one("#too-small", Static)
+        assert note.display and note.region.height
+        assert ("at least 60 columns" if lang == "en" else "幅 60 桁") in str(note.render())
+        assert not app.screen.query_one("#question-body").display and not app.screen.query_one("#answer-dock").display
+        await pilot.press("f3", "f3", "f6")  # nothing happens to a question the learner cannot see
+        await settle(pilot)
+        assert not attempts and app.screen.session.answered == 0
+        assert_footer_keys_whole(app, {"escape", "f1"})
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not note.display
+        assert_answer_on_screen(app)
+        assert field.value == "0.8" and app.screen.focused is field  # nothing typed was lost
+        await pilot.press("8", ",", "0", ".", "1", "2", "enter")
+        await settle(pilot)
+        assert attempts and attempts[0].score == 1.0
+
+
+async def test_page_keys_scroll_the_question_while_the_option_list_has_focus():
+    app = make_app(start=Selection(key="fx-choice#2"), seed=3, bank=BANK)  # a long prompt
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        body = app.screen.query_one("#question-body")
+        options = app.screen.query_one("#choices")
+        assert app.screen.focused is options and body.max_scroll_y > 0
+        await pilot.press("pagedown")
         await pilot.pause()
-        assert_footer_keys_whole(app)
-        assert_progress_whole(app)
-        await pilot.press("f3")  # give up: the feedback screen's keys
-        await settle(pilot)  # the worked solution follows the verdict by a frame or two
-        assert_footer_keys_whole(app)
-        assert_progress_whole(app)
-        # The feedback opens at the top of the view (or as high as it can scroll), not on its last line.
+        assert body.scroll_y > 0 and app.screen.focused is options
+        highlighted = options.highlighted
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert body.scroll_y == 0 and options.highlighted == highlighted
+
+
+@pytest.mark.parametrize("key", sorted(BANK.questions))
+async def test_a_question_opens_at_the_start_of_its_prompt(key):
+    """Focus goes to the answer, but the question region starts where reading does."""
+    app = make_app(start=Selection(key=key), seed=3, lang="ja", bank=BANK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        body = app.screen.query_one("#question-body")
+        assert body.scroll_y == 0 and app.screen.focused is app.screen.query_one(AnswerWidget).input_widget() or key == "fx-explain"
+        await pilot.press("f3", "f3")
+        await settle(pilot)
+        await pilot.press("f5" if app.screen.session.variant.question.is_parametric else "f6")
+        await settle(pilot)
+        assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
+
+
+@pytest.mark.parametrize("key", ONE_OF_EACH_TYPE)
+async def test_feedback_opens_at_its_verdict(key):
+    app = make_app(start=Selection(key=key), seed=3, bank=BANK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f3", "f3")
+        await settle(pilot)
         body = app.screen.query_one("#question-body")
         verdict = app.screen.query_one("#verdict").region
         assert body.region.contains_region(verdict)
@@ -96,52 +229,29 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
         assert body.scroll_y == 0 and app.screen.focused is not None
         if not app.screen.session.variant.question.is_parametric:
             return  # one fixed question: after it the round is over
-        await pilot.press("f3", "f5")
+        await pilot.press("f3", "f3", "f5")
         await settle(pilot)
         assert body.scroll_y == 0  # the next variant starts at its top too, not where feedback was
 
 
-async def test_the_model_answer_opens_at_its_start_and_ticking_shows_the_rubric():
+async def test_the_model_answer_opens_at_its_start_and_the_checklist_is_on_screen():
     app = make_app(start=Selection(key="fx-explain"), seed=3, bank=BANK)
-    async with app.run_test(size=SMALLEST) as pilot:
+    async with app.run_test(size=(60, 16)) as pilot:
         await pilot.press("f4")
         await settle(pilot)
         body = app.screen.query_one("#question-body")
         model = app.screen.query_one("#model-answer").region
         rubric = app.screen.query_one("#rubric")
         assert body.region.contains(model.x, model.y)  # its first line is in view
-        assert app.screen.focused is rubric and "f4" not in {k.key for k in app.screen.query(FooterKey)}
-        await pilot.press("space")  # tick the highlighted point
-        await pilot.pause()
-        assert rubric.selected and body.region.overlaps(rubric.region)
+        assert app.screen.focused is rubric and "f4" not in footer_keys(app)
+        assert_answer_on_screen(app)
 
 
 async def test_a_hint_comes_into_view_when_asked_for():
     app = make_app(start=Selection(key="fx-choice#2"), seed=3, bank=BANK)  # a long prompt
-    async with app.run_test(size=SMALLEST) as pilot:
-        await pilot.pause()
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f2")
         await settle(pilot)
         body = app.screen.query_one("#question-body").region
         hint = app.screen.query_one(".hint").region
         assert body.contains_region(hint)
-
-
-@pytest.mark.parametrize(
-    ("key", "height", "press"),
-    [
-        ("fx-matrix#1", 16, "1"),  # typed into the numeric field, which keeps its keys
-        ("fx-choice#2", 12, "down"),  # an arrow in a choice list
-        ("fx-order#1", 6, "down"),  # an arrow in the order list
-    ],
-)
-async def test_using_the_answer_brings_it_into_view(key, height, press):
-    app = make_app(start=Selection(key=key), seed=3, bank=BANK)
-    async with app.run_test(size=(80, height)) as pilot:  # too short for prompt and answer at once
-        await pilot.pause()
-        body = app.screen.query_one("#question-body")
-        answer = app.screen.query_one(".answer")
-        assert body.scroll_y == 0 and not body.region.overlaps(answer.region)
-        await pilot.press(press)
-        await pilot.pause()
-        assert body.region.overlaps(answer.region)

@@ -3,28 +3,18 @@ every English text Textual shows for the widgets the app uses."""
 
 from __future__ import annotations
 
+import re
 import string
 
 from textual.app import App
-from textual.containers import ScrollableContainer, VerticalScroll
-from textual.screen import ModalScreen, Screen
-from textual.widgets import (
-    Checkbox,
-    DataTable,
-    Input,
-    ListView,
-    Markdown,
-    OptionList,
-    RadioButton,
-    RadioSet,
-    Select,
-    SelectionList,
-)
-from textual.widgets._select import SelectOverlay
+from textual.binding import Binding
+from textual.widgets import DataTable, Input, Markdown, RadioButton, RadioSet, Select
 
+from fixture_bank import fixture_bank
+from pilot_waits import settle
+from quiz.bank import Selection
 from quiz.i18n import LANGUAGES, catalogue
-from quiz.ui.answers.registry import WIDGETS
-from quiz.ui.answers.base import SingleChoice
+from quiz.ui.app import make_app
 from quiz.ui.translate import interface_text
 
 TEXTUAL = "textual."  # Textual's own English texts, by their English: only other languages list them
@@ -43,18 +33,61 @@ def test_every_language_has_every_key_with_the_same_placeholders():
             assert fields(texts[key]) == fields(text), (lang, key)
 
 
-def test_every_key_description_of_the_widgets_we_use_has_a_japanese_text():
-    ours = [*WIDGETS.values(), SingleChoice]
-    textual = [App, Screen, ModalScreen, Input, OptionList, ListView, SelectionList, Checkbox, DataTable, Select, SelectOverlay]
-    textual += [RadioSet, RadioButton, VerticalScroll, ScrollableContainer, Markdown]
-    descriptions = {
-        binding.description
-        for cls in [*textual, *ours]
-        if cls._merged_bindings is not None
-        for bindings in cls._merged_bindings.key_to_bindings.values()
-        for binding in bindings
-        if binding.description and not binding.system
-    } | {cls.BINDING_GROUP_TITLE for cls in textual if cls.BINDING_GROUP_TITLE}  # the help panel's headings
-    untranslated = {text for text in descriptions if interface_text(text, "ja") == text}
-    assert not untranslated
+def declared_bindings(cls: type) -> list[Binding]:
+    """The bindings a class and its bases declare (each class's own BINDINGS)."""
+    found = []
+    for klass in cls.__mro__:
+        for binding in vars(klass).get("BINDINGS", []):
+            found.append(binding if isinstance(binding, Binding) else Binding(*binding))
+    return found
+
+
+async def test_every_text_textual_shows_for_the_widgets_we_use_has_a_japanese_text():
+    """Key descriptions, tooltips, group headings and system commands of every widget on the
+    app's screens (each kind of answer, the browser's filters, settings), found by walking them."""
+    from quiz.ui.screens.browser import BrowserScreen
+    from quiz.ui.screens.settings import SettingsScreen
+
+    bank = fixture_bank()
+    classes: set[type] = {DataTable, Input, Markdown, RadioButton, RadioSet, Select}
+    app = make_app(seed=1, lang="ja", bank=bank)
+    async with app.run_test(size=(100, 40)) as pilot:
+        commands = list(App.get_system_commands(app, app.screen))  # Textual's own, in English
+        for key in [f"{qid}#1" for qid in bank.questions]:
+            app.start_practice(Selection(key=key))
+            await settle(pilot)
+            if key.startswith("fx-explain"):
+                await pilot.press("f4")
+                await settle(pilot)
+            classes |= {type(node) for node in app.screen.walk_children()} | {type(app.screen)}
+            app.pop_screen()
+        for screen in (BrowserScreen(bank, "ja"), SettingsScreen(app.settings, ["textual-dark"])):
+            await app.push_screen(screen)
+            await settle(pilot)
+            classes |= {type(node) for node in screen.walk_children()} | {type(screen)}
+            for select in screen.query(Select):  # its overlay appears when it opens
+                select.expanded = True
+                await settle(pilot)
+                classes |= {type(node) for node in select.walk_children()}
+            app.pop_screen()
+        classes.add(type(app))
+    bindings = [binding for cls in classes for binding in declared_bindings(cls) if not binding.system]
+    texts = {binding.description for binding in bindings if binding.description}
+    texts |= {binding.tooltip for binding in bindings if binding.tooltip}
+    texts |= {binding.group.description for binding in bindings if binding.group}
+    texts |= {cls.BINDING_GROUP_TITLE for cls in classes if getattr(cls, "BINDING_GROUP_TITLE", None)}
+    texts |= {text for command in commands for text in (command.title, command.help)}
+    untranslated = {text for text in texts if interface_text(text, "ja") == text}
+    assert not untranslated, untranslated
+    assert "Quit the app and return to the command prompt." in texts  # the tooltip the key panel showed cut off
     assert interface_text("ui.key_hint", "ja") == "ヒント" and interface_text("Copy selected text", "en") == "Copy selected text"
+
+
+JAPANESE = "\u3040-\u30ff\u4e00-\u9fff"
+HALF_WIDTH_AROUND_JAPANESE = re.compile(f"[{JAPANESE}][:(,]|[{JAPANESE}] ?\\)|\\( ?[{JAPANESE}]")
+
+
+def test_japanese_texts_use_full_width_punctuation_around_japanese():
+    """「：」「（」「）」 next to Japanese, never the half-width ones (code and maths keep theirs)."""
+    mixed = {key: text for key, text in catalogue("ja").items() if HALF_WIDTH_AROUND_JAPANESE.search(text)}
+    assert not mixed, mixed

@@ -53,3 +53,27 @@ def test_text_without_japanese_is_split_exactly_as_rich_does(text):
     assert [m.group() for m in linebreaks.WORD.finditer(text)] == [m.group() for m in RICH_WORD.finditer(text)]
     for width in (10, 25, 40):
         assert "".join(lines(text, width)) == text
+
+
+async def test_a_rich_without_the_pattern_leaves_breaking_off_and_says_so_in_the_log(monkeypatch, caplog):
+    """Rich keeps its word pattern in a private module; if a new Rich drops it, the app still runs,
+    wrapping as before, and the failure is logged rather than silent."""
+    from types import SimpleNamespace
+
+    import rich
+
+    from fixture_bank import fixture_bank
+    from quiz.bank import Selection
+    from quiz.ui.app import make_app
+
+    monkeypatch.setattr(rich, "_wrap", SimpleNamespace())  # a Rich whose wrapper has no re_word
+    linebreaks.install.cache_clear()
+    try:
+        assert linebreaks.install() is False
+        app = make_app(start=Selection(key="fx-vector"), lang="ja", bank=fixture_bank())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert app.screen.query("#answer-input")  # the app works all the same
+        assert linebreaks.NOT_INSTALLED in caplog.text
+    finally:
+        linebreaks.install.cache_clear()  # the next test installs again, with Rich's pattern restored

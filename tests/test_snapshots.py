@@ -1,31 +1,33 @@
-"""Snapshots of every screen, in English and Japanese, at 80x24 and 120x40.
+"""Snapshots of every screen, in English and Japanese, at 80x24 and 120x40, and at 60x16 (and
+40x12) for the layout rules, on the fixture pack.
 
-Each SVG was looked at before it was accepted (`make test PYTEST_ARGS=--snapshot-update`
-regenerates them; look at the diff report before committing). Variants are fixed by their
-keys and the session seed, and text cursors do not blink, so the pictures are stable.
+Each SVG was looked at (as a PNG) before it was accepted (`make test PYTEST_ARGS=--snapshot-update`
+regenerates them; look at the diff report before committing). Variants are fixed by their keys
+and the session seed, and text cursors do not blink, so the pictures are stable.
 """
 
 from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
-from pilot_waits import settle
 from fixture_bank import fixture_bank
+from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 BANK = fixture_bank()
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+LAYOUT_SIZES = [*SIZES, pytest.param((60, 16), id="60x16")]
 LANGS = ["en", "ja"]
 QUESTIONS = {
     "number": "fx-number#4",
     "vector": "fx-vector",
     "matrix": "fx-matrix#3",
     "choice": "fx-choice#2",
-    "multi": "fx-multi",
-    "order": "fx-order",
+    "multi": "fx-multi#1",
+    "order": "fx-order#1",
     "truefalse": "fx-truefalse",
     "explain": "fx-explain",
 }
@@ -48,29 +50,86 @@ def test_home(snap_compare, lang, size):
     assert snap_compare(app_for(lang), terminal_size=size, run_before=steady)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", LAYOUT_SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", list(QUESTIONS))
 def test_question(snap_compare, kind, lang, size):
-    assert QUESTIONS[kind].split("#")[0] in BANK.questions
+    """The question scrolls in its region; the answer (and the footer's F6, Esc, F1) stay on screen."""
     assert BANK.questions[QUESTIONS[kind].split("#")[0]].type == kind
     assert snap_compare(app_for(lang, QUESTIONS[kind]), terminal_size=size, run_before=steady)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", LAYOUT_SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_feedback_with_heatmap(snap_compare, lang, size):
-    """A wrong matrix answer: verdict, marks, answer, and (scrolled to) the heatmap."""
+    """A wrong matrix answer: verdict, marks, answer, and (scrolled to) the labelled heatmap with
+    its masked cells and legend."""
 
     async def answer(pilot: Pilot) -> None:
         pilot.app.screen.query_one("#answer-input", Input).value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
         await pilot.press("enter")
         await settle(pilot)  # the worked solution and the footer's new keys follow by a frame or two
-        heatmap = pilot.app.screen.query(".heatmap").first()
-        heatmap.scroll_visible(animate=False, top=True)
+        pilot.app.screen.query_one(".tensor-name").scroll_visible(animate=False, top=True)
         await steady(pilot)
 
     assert snap_compare(app_for(lang, QUESTIONS["matrix"]), terminal_size=size, run_before=answer)
+
+
+@pytest.mark.parametrize("size", LAYOUT_SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_wide_weights(snap_compare, lang, size):
+    """8 queries over 16 keys: where numbers do not fit, the heatmap keeps a shade per cell."""
+
+    async def give_up(pilot: Pilot) -> None:
+        await pilot.press("f3", "f3")
+        await settle(pilot)
+        pilot.app.screen.query_one(".tensor-name").scroll_visible(animate=False, top=True)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang, "fx-wide-weights#2"), terminal_size=size, run_before=give_up)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_more_worked_values(snap_compare, lang, size):
+    """F7 unfolds the worked values the question did not name, each labelled in words."""
+
+    async def unfold(pilot: Pilot) -> None:
+        await pilot.press("f3", "f3")
+        await settle(pilot)
+        await pilot.press("f7")
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang, QUESTIONS["matrix"]), terminal_size=size, run_before=unfold)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_give_up_asks_first(snap_compare, lang, size):
+    assert snap_compare(app_for(lang, QUESTIONS["choice"]), press=["f3"], terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_help(snap_compare, lang, size):
+    assert snap_compare(app_for(lang, QUESTIONS["choice"]), press=["f1"], terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_too_small(snap_compare, lang):
+    assert snap_compare(app_for(lang, QUESTIONS["vector"]), terminal_size=(40, 12), run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_topic_picker_with_counts(snap_compare, lang, size):
+    async def pick(pilot: Pilot) -> None:
+        menu = pilot.app.screen.query_one("#menu", OptionList)
+        menu.highlighted = menu.get_option_index("practice_topic")
+        await pilot.press("enter")
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=pick)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,38 +1,56 @@
-"""The quiz app and its one factory, `make_app`, used by the command line and the tests alike."""
+"""The quiz app and its one factory, `make_app`, used by the command line and the tests alike.
+
+The app owns navigation and settings: screens post typed messages (`quiz.ui.messages`) saying
+what the learner chose, and the handlers below open the screen that follows or save the change.
+"""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from textual import work
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.screen import Screen
 
-from quiz.bank import Bank, load_bank
+from quiz import locations
+from quiz.bank import Bank, Selection, SelectionError, load_bank
 from quiz.i18n import LANGUAGES, tr
-from quiz.bank import Selection, SelectionError
 from quiz.history.records import AttemptRecord
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
+from quiz.ui.messages import ChangeLanguage, ChangeTheme, GoHome, OpenBrowser, OpenSettings, StartPractice
+from quiz.ui.screens.base import QuizScreen
+from quiz.ui.screens.help import HelpScreen, general_sections, key_table
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.translate import translate_command
+
+log = logging.getLogger(__name__)
+
+# Textual's system commands the quiz replaces with its own (the screenshot says where it went).
+REPLACED_COMMANDS = frozenset({"Screenshot"})
 
 
 class QuizApp(App[None]):
     """Practise attention interview questions in the terminal."""
 
     CSS_PATH = "app.tcss"
-    # Textual's own palette binding has an English label; declared here, it is translated too.
+    # Screens get a class for the terminal's size: the footer and the question's layout follow it.
+    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (60, "-narrow"), (80, "-medium"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (16, "-tall")]
+    # Textual's own palette and quit bindings have English labels; declared here, they are translated.
     BINDINGS = [
-        Binding("f1", "show_help_panel", "ui.key_help"),
+        Binding("f1", "help", "ui.key_help"),
         Binding("ctrl+p", "command_palette", "ui.key_palette", show=False, key_display="^p", priority=True),
+        Binding("ctrl+q", "quit", "ui.key_quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -48,7 +66,6 @@ class QuizApp(App[None]):
         startup_messages: Sequence[str] = (),
     ) -> None:
         super().__init__()
-        linebreaks.install()  # Japanese paragraphs break between characters, not only at spaces
         self.bank = bank
         self.bank_paths = list(bank_paths)
         self.settings = settings
@@ -64,6 +81,9 @@ class QuizApp(App[None]):
         return self.settings.language
 
     def on_mount(self) -> None:
+        if not linebreaks.install():
+            log.warning(linebreaks.NOT_INSTALLED)
+            self.log.warning(linebreaks.NOT_INSTALLED)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         for message in self.startup_messages:
@@ -90,9 +110,13 @@ class QuizApp(App[None]):
     def _open_first_screen(self) -> None:
         # Started on a selection, the question comes first and home is built when asked for.
         if self.start is None or not self.start_practice(self.start):
-            self.push_screen(HomeScreen(self.lang, len(self.bank)))
+            self.push_screen(self._home())
 
-    # -- practice ---------------------------------------------------------------------------
+    def _home(self) -> HomeScreen:
+        assert self.bank is not None
+        return HomeScreen(self.lang, self.bank)
+
+    # -- what the screens ask for -----------------------------------------------------------
 
     def start_practice(self, selection: Selection) -> bool:
         """Open the question screen for the questions `selection` picks; False if none can be."""
@@ -109,74 +133,50 @@ class QuizApp(App[None]):
         self.push_screen(QuestionScreen(session, self.lang))
         return True
 
-    def action_menu(self, choice: str) -> None:
-        """A home-menu entry: practise, browse, settings or quit."""
+    @on(StartPractice)
+    def _start_practice(self, message: StartPractice) -> None:
+        self.start_practice(message.selection)
+
+    @on(OpenBrowser)
+    def _open_browser(self) -> None:
         if self.bank is None:  # still loading: the palette can be opened before the bank is in
             return
-        # Screens beyond home and question are imported when first opened: start-up stays short.
-        from quiz.ui.screens.browser import BrowserScreen
-        from quiz.ui.screens.pick import KeyScreen, PickScreen
+        from quiz.ui.screens.browser import BrowserScreen  # imported when first opened: start-up stays short
 
-        lang = self.lang
-        claims = self.bank.claims
-        if choice == "practice_all":
-            self.start_practice(Selection())
-        elif choice == "practice_topic":
-            options = [(t.id, t.label(lang)) for t in claims.topics.values()]
-            self.push_screen(PickScreen(tr("ui.pick_topic", lang), options, lang), self._with("topic"))
-        elif choice == "practice_claim":
-            options = [(c.id, f"{c.id}  {c.label(lang)}") for c in claims.claims.values()]
-            self.push_screen(PickScreen(tr("ui.pick_claim", lang), options, lang), self._with("claim"))
-        elif choice == "practice_difficulty":
-            options = [(str(d), tr(f"ui.difficulty_{d}", lang)) for d in (1, 2, 3)]
-            self.push_screen(PickScreen(tr("ui.pick_difficulty", lang), options, lang), self._with("difficulty"))
-        elif choice == "practice_one":
-            self.push_screen(KeyScreen(lang, self.bank), self._with("key"))
-        elif choice == "browse":
-            self.push_screen(BrowserScreen(self.bank, lang))
-        elif choice == "settings":
-            self.action_open_settings()
-        elif choice == "quit":
-            self.exit()
+        self.push_screen(BrowserScreen(self.bank, self.lang))
 
-    def _with(self, field: str) -> Callable[[str | None], None]:
-        def start(value: str | None) -> None:
-            if value is not None:
-                self.start_practice(Selection(**{field: int(value) if field == "difficulty" else value}))
-
-        return start
-
-    def action_practice_key(self, key: str) -> None:
-        self.start_practice(Selection(key=key))
-
-    def action_go_home(self) -> None:
-        while len(self.screen_stack) > 2:  # Textual's base screen, then home
-            self.pop_screen()
-        if not isinstance(self.screen, HomeScreen):  # started straight on a question
-            self.switch_screen(HomeScreen(self.lang, len(self.bank)))
-
-    # -- settings ---------------------------------------------------------------------------
-
-    def action_open_settings(self) -> None:
+    @on(OpenSettings)
+    def _open_settings(self) -> None:
         from quiz.ui.screens.settings import SettingsScreen
 
         self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
 
-    def action_set_language(self, lang: str) -> None:
-        """Switch the whole interface to `lang`: home and settings are rebuilt in it."""
-        if lang not in LANGUAGES or lang == self.lang:
+    @on(GoHome)
+    def _go_home(self) -> None:
+        if self.bank is None:
             return
-        self._save(replace(self.settings, language=lang))
-        self.title = tr("ui.title", lang)
+        while len(self.screen_stack) > 2:  # Textual's base screen, then home
+            self.pop_screen()
+        if not isinstance(self.screen, HomeScreen):  # started straight on a question
+            self.switch_screen(self._home())
+
+    @on(ChangeLanguage)
+    def _change_language(self, message: ChangeLanguage) -> None:
+        """Switch the whole interface to the language: home and settings are rebuilt in it."""
+        if message.lang not in LANGUAGES or message.lang == self.lang or self.bank is None:
+            return
+        self._save(replace(self.settings, language=message.lang))
+        self.title = tr("ui.title", self.lang)
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(HomeScreen(lang, len(self.bank)))
-        self.action_open_settings()
+        self.push_screen(self._home())
+        self._open_settings()
 
-    def action_set_theme(self, theme: str) -> None:
-        if theme in self.available_themes:
-            self.theme = theme
-            self._save(replace(self.settings, theme=theme))
+    @on(ChangeTheme)
+    def _change_theme(self, message: ChangeTheme) -> None:
+        if message.theme in self.available_themes:
+            self.theme = message.theme
+            self._save(replace(self.settings, theme=message.theme))
 
     def _save(self, settings: Settings) -> None:
         self.settings = settings
@@ -184,6 +184,24 @@ class QuizApp(App[None]):
             save_settings(settings, self.settings_file)
         except OSError as exc:
             self.notify(tr("ui.settings_not_saved", self.lang, reason=str(exc)), severity="error")
+
+    # -- keys and commands ------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        """F1: the quiz's help for the screen in front of the learner (F1 again closes it)."""
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        lang = self.lang
+        own = screen.help_sections() if isinstance(screen, QuizScreen) else []
+        keys = (tr("ui.help_keys_title", lang), key_table(screen, lang))
+        self.push_screen(HelpScreen([*own, keys, *general_sections(lang)], lang))
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, with its search prompt in the interface language."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=tr("ui.palette_placeholder", self.lang), id="--command-palette"))
 
     def action_help_quit(self) -> None:
         """Ctrl+C with nothing to copy: say how to quit, as Textual does, in the interface language."""
@@ -193,18 +211,28 @@ class QuizApp(App[None]):
                 self.notify(tr("ui.quit_hint", self.lang, key=key), title=tr("ui.quit_title", self.lang))
                 return
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def action_screenshot(self) -> None:
+        """Save an SVG of the screen in the screenshots folder (made if needed) and say where."""
+        folder = locations.screenshots_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = self.save_screenshot(path=str(folder))
+        except OSError as exc:
+            self.notify(tr("ui.screenshot_failed", self.lang, reason=str(exc)), severity="error")
+            return
+        self.notify(tr("ui.screenshot_saved", self.lang, path=path), title=tr("ui.screenshot_title", self.lang), markup=False)
+
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         lang = self.lang
-        yield from (translate_command(command, lang) for command in super().get_system_commands(screen))
-        yield SystemCommand(tr("ui.menu_practice_all", lang), tr("ui.cmd_practice_all", lang), lambda: self.action_menu("practice_all"))
-        yield SystemCommand(tr("ui.menu_browse", lang), tr("ui.cmd_browse", lang), lambda: self.action_menu("browse"))
-        yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), self.action_open_settings)
+        for command in super().get_system_commands(screen):
+            if command.title not in REPLACED_COMMANDS:
+                yield translate_command(command, lang)
+        yield SystemCommand(tr("ui.cmd_title_screenshot", lang), tr("ui.cmd_screenshot", lang), self.action_screenshot)
+        yield SystemCommand(tr("ui.menu_practice_all", lang), tr("ui.cmd_practice_all", lang), lambda: self.post_message(StartPractice(Selection())))
+        yield SystemCommand(tr("ui.menu_browse", lang), tr("ui.cmd_browse", lang), lambda: self.post_message(OpenBrowser()))
+        yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), lambda: self.post_message(OpenSettings()))
         other = "ja" if lang == "en" else "en"
-        yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.action_set_language(other))
-        if isinstance(screen, QuestionScreen):
-            for action in ("next_question", "fresh_variant", "hint", "give_up"):
-                if screen.check_action(action, ()):
-                    yield SystemCommand(tr(f"ui.key_{action}", lang), tr(f"ui.cmd_{action}", lang), getattr(screen, f"action_{action}"))
+        yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.post_message(ChangeLanguage(other)))
 
 
 def make_app(

@@ -8,14 +8,15 @@ kana character is a word of its own, with the simplest form of the JIS X 4051 ru
 brackets, commas, full stops, small kana and the long-vowel mark never begin a line, and opening
 brackets never end one. Text without Japanese is split exactly as before.
 
-Rich offers no setting for this, so `install` replaces the pattern in `rich._wrap`. The pinned
-Rich is tested with it (tests/test_linebreaks.py); a Rich without the pattern would only wrap
-as before, and fail those tests, never the app.
+Rich offers no setting for this, so `install` replaces the pattern in `rich._wrap`, once per
+process. The pinned Rich is tested with it (tests/test_linebreaks.py); a Rich without the
+pattern would only wrap as before: the app then logs `NOT_INSTALLED`, and those tests fail.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import rich._wrap
 
@@ -28,6 +29,10 @@ UNSPACED = "\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf
 WORD = re.compile(rf"\s*[{OPENING}]*(?:[{UNSPACED}]|[^\s{UNSPACED}]+)[{CLOSING}]*\s*")
 
 
+NOT_INSTALLED = "Japanese line breaking is off: this version of Rich has no rich._wrap.re_word to replace."
+
+
+@cache
 def install() -> bool:
     """Make Rich (and so Textual) break Japanese lines between characters; False if it cannot."""
     if not isinstance(getattr(rich._wrap, "re_word", None), re.Pattern):

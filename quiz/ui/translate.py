@@ -1,10 +1,14 @@
-"""Key descriptions and Textual's own texts in the interface language.
+"""Key descriptions and Textual's own texts in the interface language, short when the screen is.
 
 Our bindings are declared with an i18n key as their description (`"ui.key_hint"`); Textual's
 widgets describe theirs in English ("Copy selected text"), and so do the command palette's system
-commands. Both the footer and the F1 help panel read a screen's `active_bindings`, so screens
-take `TranslatedBindings` and every key they list is described in the screen's language. Textual's
+commands. The footer and the help screen read a screen's `active_bindings`, so screens take
+`TranslatedBindings` and every key they list is described in the screen's language. Textual's
 English texts are looked up in the catalogue's `[textual]` table; one it lacks stays English.
+
+Below the medium breakpoint (see `quiz.ui.app.QuizApp.HORIZONTAL_BREAKPOINTS`) a key whose
+catalogue entry has a `_short` twin (`ui.key_fresh_short`) is described by it, so that the footer
+still shows every key it must on a narrow terminal.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from textual.dom import DOMNode
 
 from quiz.i18n import catalogue, tr
 
+NARROW_CLASSES = frozenset({"-tiny", "-narrow"})
+"""The screen's width classes at which the footer uses short key labels."""
+
 
 def interface_text(text: str, lang: str) -> str:
     """`text` in `lang`: an i18n key (`ui.key_hint`) or one of Textual's English texts."""
@@ -27,28 +34,61 @@ def interface_text(text: str, lang: str) -> str:
     return catalogue(lang).get(f"textual.{text}", text)
 
 
+def short_text(text: str, lang: str) -> str:
+    """The short form of a key description, where the catalogue has one."""
+    if text.startswith("ui.") and f"{text}_short" in catalogue("en"):
+        return tr(f"{text}_short", lang)
+    return interface_text(text, lang)
+
+
 @cache
-def translate_binding(binding: Binding, lang: str) -> Binding:
-    """`binding` with its description in `lang` (bindings are frozen and few: cached)."""
-    return replace(binding, description=interface_text(binding.description, lang)) if binding.description else binding
+def translate_binding(binding: Binding, lang: str, short: bool = False) -> Binding:
+    """`binding` with its description and tooltip in `lang` (bindings are frozen and few: cached)."""
+    describe = short_text if short else interface_text
+    group = binding.group
+    return replace(
+        binding,
+        description=describe(binding.description, lang) if binding.description else "",
+        tooltip=interface_text(binding.tooltip, lang) if binding.tooltip else "",
+        group=replace(group, description=describe(group.description, lang)) if group else None,
+    )
+
+
+def is_ours(binding: Binding) -> bool:
+    """A key the quiz declared (described by a catalogue key), as opposed to a widget's own."""
+    return binding.description.startswith("ui.")
 
 
 class TranslatedBindings:
-    """Screen mixin: the keys the footer and the help panel list, described in `self.lang`."""
+    """Screen mixin: the keys the footer and the help screen list, described in `self.lang`."""
 
     lang: str
 
+    def footer_omits(self) -> frozenset[str]:
+        """Actions left out of the footer on a narrow terminal, because another key does them."""
+        return frozenset()
+
+    @property
+    def untranslated_bindings(self) -> dict[str, ActiveBinding]:
+        """The active bindings as declared, descriptions still catalogue keys."""
+        return super().active_bindings  # type: ignore[misc,no-any-return]
+
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        bindings: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
-        return {key: active._replace(binding=translate_binding(active.binding, self.lang)) for key, active in bindings.items()}
+        narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]
+        omitted = self.footer_omits() if narrow else frozenset()
+        return {
+            key: active._replace(binding=translate_binding(active.binding, self.lang, narrow))
+            for key, active in self.untranslated_bindings.items()
+            if active.binding.action not in omitted
+        }
 
 
 Node = TypeVar("Node", bound=DOMNode)
 
 
 def with_group_title(node: Node, lang: str) -> Node:
-    """`node` with the heading the help panel gives its keys (Textual's Input has "Input") in `lang`."""
+    """`node` with the heading its keys are grouped under (Textual's Input has "Input") in `lang`."""
     if node.BINDING_GROUP_TITLE:
         node.BINDING_GROUP_TITLE = interface_text(node.BINDING_GROUP_TITLE, lang)
     return node

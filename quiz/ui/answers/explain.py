@@ -1,4 +1,8 @@
-"""The answer input of explain questions: answer aloud, reveal the model answer, tick the points made."""
+"""The answer input of explain questions: answer aloud, then tick the checklist points you made.
+
+Before the model answer is shown (F4, which the screen places with the question), this says
+what to do; after, it holds the checklist: a letter or Space ticks a point, Enter submits.
+"""
 
 from __future__ import annotations
 
@@ -6,46 +10,56 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import SelectionList, Static
-from textual.widgets.selection_list import Selection
 
 from quiz.answers import Invalid
 from quiz.i18n import tr
+from quiz.types.options import letter
 from quiz.ui.answers.base import AnswerWidget, plain
-from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.answers.lettered import LetteredChecklist
 
 
 class ExplainAnswer(AnswerWidget):
-    """Answer aloud, reveal the model answer, then tick the rubric points you made."""
+    """Answer aloud, then tick the rubric points you made."""
 
-    revealed = False
+    HELP = "ui.help_answer_explain"
+
+    def __init__(self, variant: Any, lang: str) -> None:
+        super().__init__(variant, lang)
+        self.revealed = False
 
     def compose(self) -> ComposeResult:
-        yield Static(tr("ui.explain_first", self.lang), id="explain-help")
+        yield Static(tr("ui.explain_first", self.lang), id="explain-help", markup=False)
 
     async def reveal(self) -> None:
-        """Show the model answer and the rubric to tick (F4)."""
+        """Replace the instructions with the checklist to tick, and focus it."""
         if self.revealed:
             return
         self.revealed = True
-        question = self.variant.question
-        model = MathMarkdown(id="model-answer")
-        rubric = SelectionList[int](
-            *(Selection(plain(self.variant, point, self.lang), n) for n, point in enumerate(question.rubric)),
+        rubric = LetteredChecklist(
+            [(letter(n), str(n), plain(self.variant, point, self.lang)) for n, point in enumerate(self.variant.question.rubric)],
             id="rubric",
         )
-        await self.mount_all([model, rubric])
-        await model.update(self.variant.text(question.model_answer, self.lang))  # parsed off the loop
-        # The model answer is read first, from its first line; the rubric below has the focus and
-        # comes into view when a point is ticked.
+        await self.query_one("#explain-help").remove()
+        await self.mount(rubric)
         rubric.focus(scroll_visible=False)
-        self.call_after_refresh(model.scroll_visible, top=True, animate=False)
 
-    @on(SelectionList.SelectionToggled, "#rubric")
-    def _show_rubric(self) -> None:
-        self.query_one("#rubric").scroll_visible(animate=False)
+    def input_widget(self) -> Widget | None:
+        found = self.query(LetteredChecklist)
+        return found.first() if found else None
+
+    @on(SelectionList.SelectedChanged)
+    def _ticked(self, event: SelectionList.SelectedChanged[str]) -> None:
+        event.stop()
+        self.post_message(self.Changed())
+
+    @on(LetteredChecklist.SubmitRequested)
+    def _submit(self, event: LetteredChecklist.SubmitRequested) -> None:
+        event.stop()
+        self.post_message(self.Submitted())
 
     def response(self) -> Any | Invalid:
         if not self.revealed:
             return Invalid("ui.reveal_first")
-        return frozenset(self.query_one("#rubric", SelectionList).selected)
+        return frozenset(int(point) for point in self.query_one(LetteredChecklist).selected)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from quiz.answers import Invalid, describe_shape, parse_answer
@@ -14,13 +15,42 @@ from quiz.i18n import tr
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.translate import with_group_title
 
+ROW_ENDS = (",", ";", "[", "(")
+ROW_STARTS = ("]", ")")
+
+
+def one_line(pasted: str) -> str:
+    """Pasted lines as one line the parser reads the same way: each new line becomes a row
+    separator (`; `), or a space where the line already ends a row or sits inside brackets."""
+    lines = [line.strip() for line in pasted.splitlines() if line.strip()]
+    joined = lines[0] if lines else ""
+    for line in lines[1:]:
+        joined += (" " if joined.endswith(ROW_ENDS) or line.startswith(ROW_STARTS) else "; ") + line
+    return joined
+
+
+class AnswerInput(Input):
+    """A one-line field that keeps every row of a pasted matrix (Textual's Input keeps the first)."""
+
+    def on_paste(self, event: events.Paste) -> None:
+        event.prevent_default()  # Textual's own handler would keep only the first line
+        event.stop()
+        text = one_line(event.text)
+        if text:
+            start, end = sorted(self.selection)
+            self.replace(text, start, end)
+
 
 class NumericAnswer(AnswerWidget):
     """A text field for a number, vector or matrix, with a live "read as" preview."""
 
+    HELP = "ui.help_answer_numeric"
+
     def compose(self) -> ComposeResult:
-        shape = np.shape(self.variant.answer)
-        field = Input(placeholder=tr("ui.type_answer", self.lang, what=describe_shape(shape, self.lang)), id="answer-input")
+        what = describe_shape(self._shape, self.lang)
+        # select_on_focus off: focus coming back (after the terminal was too small) keeps the cursor
+        # where it was, rather than selecting the answer for the next key to replace.
+        field = AnswerInput(placeholder=tr("ui.type_answer", self.lang, what=what), select_on_focus=False, id="answer-input")
         yield with_group_title(field, self.lang)
         yield Static(tr("ui.read_as_empty", self.lang), id="preview", markup=False)
 
@@ -28,10 +58,14 @@ class NumericAnswer(AnswerWidget):
     def _shape(self) -> tuple[int, ...]:
         return np.shape(self.variant.answer)
 
+    def input_widget(self) -> Widget:
+        return self.query_one(AnswerInput)
+
     @on(Input.Changed, "#answer-input")
     def _preview(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed())
         preview = self.query_one("#preview", Static)
-        self.scroll_visible(animate=False)  # the field takes typed keys itself: they never reach on_key
         if not event.value.strip():
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")
@@ -52,5 +86,5 @@ class NumericAnswer(AnswerWidget):
         return self.query_one("#answer-input", Input).value
 
     def response(self) -> Any | Invalid:
-        parsed = parse_answer(self.query_one("#answer-input", Input).value, self._shape)
+        parsed = parse_answer(self.query_one(AnswerInput).value, self._shape)
         return parsed if isinstance(parsed, Invalid) else parsed.value

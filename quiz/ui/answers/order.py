@@ -4,39 +4,55 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
+from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Label, ListItem, ListView
 
 from quiz.answers import Invalid
 from quiz.ui.answers.base import AnswerWidget, plain
 from quiz.variants.shuffle import display_order
-from quiz.variants.variant import Variant
+
+MOVE = Binding.Group("ui.key_move", compact=True)
+
+
+class OrderList(ListView):
+    """The steps, one per line; Enter submits the order as it stands."""
+
+    BINDINGS = [Binding("enter", "submit", "ui.key_submit_order", show=False)]
+
+    class SubmitRequested(Message):
+        """The learner pressed Enter in the list."""
+
+    def action_submit(self) -> None:
+        self.post_message(self.SubmitRequested())
 
 
 class OrderAnswer(AnswerWidget):
-    """A list put in order with the keyboard: ctrl+↑/↓ (or shift+↑/↓) move the highlighted item."""
+    """Steps put in order: ctrl+↑/↓ (or shift+↑/↓) move the highlighted step."""
 
+    HELP = "ui.help_answer_order"
     BINDINGS = [
-        Binding("ctrl+up,shift+up", "move(-1)", "ui.key_move_up"),
-        Binding("ctrl+down,shift+down", "move(1)", "ui.key_move_down"),
+        Binding("ctrl+up,shift+up", "move(-1)", "ui.key_move_up", group=MOVE),
+        Binding("ctrl+down,shift+down", "move(1)", "ui.key_move_down", group=MOVE),
     ]
 
-    def __init__(self, variant: Variant, lang: str) -> None:
-        super().__init__(variant, lang)
-
     def compose(self) -> ComposeResult:
-        question = self.variant.question
-        self._order = display_order(self.variant, len(question.items))
-        yield ListView(*self._items(), id="order")
+        self._order = display_order(self.variant, len(self.variant.question.items))
+        yield OrderList(*self._items(), id="order")
 
     def _items(self) -> list[ListItem]:
         items = [item.text for item in self.variant.question.items]
         return [ListItem(Label(Content(f"{n}. ") + plain(self.variant, items[i], self.lang))) for n, i in enumerate(self._order, 1)]
 
+    def input_widget(self) -> Widget:
+        return self.query_one(OrderList)
+
     async def action_move(self, step: int) -> None:
-        view = self.query_one(ListView)
+        view = self.query_one(OrderList)
         index = view.index
         if index is None or view.disabled or not 0 <= index + step < len(self._order):
             return
@@ -44,6 +60,12 @@ class OrderAnswer(AnswerWidget):
         await view.clear()
         await view.extend(self._items())
         view.index = index + step
+        self.post_message(self.Changed())
+
+    @on(OrderList.SubmitRequested)
+    def _submit(self, event: OrderList.SubmitRequested) -> None:
+        event.stop()
+        self.post_message(self.Submitted())
 
     def response(self) -> Any | Invalid:
         return tuple(self._order)

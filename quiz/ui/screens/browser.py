@@ -8,26 +8,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import DataTable, Header, Select
 
-from quiz.bank import Bank
-from quiz.types.registry import TYPE_NAMES
+from quiz.bank import Bank, Selection
 from quiz.i18n import tr
 from quiz.render.present import prompt_preview
-from quiz.ui.translate import TranslatedBindings
+from quiz.types.registry import TYPE_NAMES
+from quiz.ui.messages import StartPractice
+from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
 
-class BrowserScreen(TranslatedBindings, Screen[None]):
+class BrowserScreen(QuizScreen):
     """Browse and open any question of the bank."""
 
-    BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
+    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, bank: Bank, lang: str) -> None:
-        super().__init__()
+        super().__init__(lang)
         self.bank = bank
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -81,5 +80,5 @@ class BrowserScreen(TranslatedBindings, Screen[None]):
             table.add_row(q.id, type_label, str(q.difficulty), preview, q.topic, ",".join(q.refs), key=q.id)
 
     @on(DataTable.RowSelected)
-    async def _open(self, event: DataTable.RowSelected) -> None:
-        await self.app.run_action(f"practice_key('{event.row_key.value}')")
+    def _open(self, event: DataTable.RowSelected) -> None:
+        self.post_message(StartPractice(Selection(key=event.row_key.value)))

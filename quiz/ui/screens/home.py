@@ -1,36 +1,43 @@
-"""The home screen: practise (everything or a selection), browse the bank, settings."""
+"""The home screen: practise (everything or a selection), browse the bank, settings, quit.
+
+Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
+picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
+...), which the app acts on. An entry is added by adding it to `MENU` and to `handlers`.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.ui.translate import TranslatedBindings
+from quiz.ui.messages import OpenBrowser, OpenSettings, StartPractice
+from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
 MENU = ("practice_all", "practice_topic", "practice_claim", "practice_difficulty", "practice_one", "browse", "settings", "quit")
 
 
-class HomeScreen(TranslatedBindings, Screen[None]):
+class HomeScreen(QuizScreen):
     """Where every session starts."""
 
-    BINDINGS = [Binding("f8", "app.open_settings", "ui.key_settings")]
+    BINDINGS = [Binding("f8", "open_settings", "ui.key_settings")]
 
-    def __init__(self, lang: str, question_count: int) -> None:
-        super().__init__()
-        self.lang = lang
-        self.question_count = question_count
+    def __init__(self, lang: str, bank: Bank) -> None:
+        super().__init__(lang)
+        self.bank = bank
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="home"):
-            yield Static(tr("ui.welcome", self.lang, count=self.question_count), id="welcome", markup=False)
+            yield Static(tr("ui.welcome", self.lang, count=len(self.bank)), id="welcome", markup=False)
             yield OptionList(*(Option(tr(f"ui.menu_{item}", self.lang), id=item) for item in MENU), id="menu")
         yield KeyFooter()
 
@@ -41,6 +48,54 @@ class HomeScreen(TranslatedBindings, Screen[None]):
         menu.highlighted = 0
         menu.focus()
 
+    @property
+    def handlers(self) -> dict[str, Callable[[], object]]:
+        return {
+            "practice_all": lambda: self.post_message(StartPractice(Selection())),
+            "practice_topic": self.pick_topic,
+            "practice_claim": self.pick_claim,
+            "practice_difficulty": self.pick_difficulty,
+            "practice_one": self.pick_key,
+            "browse": lambda: self.post_message(OpenBrowser()),
+            "settings": self.action_open_settings,
+            "quit": self.app.exit,
+        }
+
     @on(OptionList.OptionSelected, "#menu")
-    async def _chosen(self, event: OptionList.OptionSelected) -> None:
-        await self.app.run_action(f"menu('{event.option.id}')")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None
+        self.handlers[event.option.id]()
+
+    def action_open_settings(self) -> None:
+        self.post_message(OpenSettings())
+
+    # Pickers are imported when first opened: start-up stays short.
+    def pick_topic(self) -> None:
+        from quiz.ui.screens.pick import PickScreen, topic_choices
+
+        self.app.push_screen(PickScreen(tr("ui.pick_topic", self.lang), topic_choices(self.bank, self.lang), self.lang), self._practise("topic"))
+
+    def pick_claim(self) -> None:
+        from quiz.ui.screens.pick import PickScreen, claim_choices
+
+        self.app.push_screen(PickScreen(tr("ui.pick_claim", self.lang), claim_choices(self.bank, self.lang), self.lang), self._practise("claim"))
+
+    def pick_difficulty(self) -> None:
+        from quiz.ui.screens.pick import PickScreen, difficulty_choices
+
+        choices = difficulty_choices(self.bank, self.lang)
+        self.app.push_screen(PickScreen(tr("ui.pick_difficulty", self.lang), choices, self.lang), self._practise("difficulty"))
+
+    def pick_key(self) -> None:
+        from quiz.ui.screens.pick import KeyScreen
+
+        self.app.push_screen(KeyScreen(self.lang, self.bank), self._practise("key"))
+
+    def _practise(self, field: str) -> Callable[[str | None], None]:
+        """What to do with a picker's answer: practise the selection it names (None: nothing)."""
+
+        def practise(value: str | None) -> None:
+            if value is not None:
+                self.post_message(StartPractice(Selection(**{field: int(value) if field == "difficulty" else value})))
+
+        return practise

@@ -1,7 +1,16 @@
-"""Small modal screens that ask for one choice: a topic, a claim, a difficulty or a question id."""
+"""Small modal screens that ask for one choice: a topic, a claim, a difficulty or a question id.
+
+Topics, claims and difficulties are listed with how many questions each has, so no choice leads
+to an empty session: a topic or difficulty without questions is shown greyed out with 0, and
+claims no question cites are left out (there are dozens).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,29 +21,65 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, SelectionError
+from quiz.format.model import QuestionBase
 from quiz.i18n import tr
 from quiz.ui.translate import TranslatedBindings, with_group_title
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a picker: the value it returns, its label, and how many questions it holds."""
+
+    value: str
+    label: str
+    count: int
+
+
+def count_questions(bank: Bank, matches: Callable[[QuestionBase], bool]) -> int:
+    return sum(1 for question in bank.questions.values() if matches(question))
+
+
+def topic_choices(bank: Bank, lang: str) -> list[Choice]:
+    """Every topic, with its question count (0 for one with none)."""
+    return [Choice(t.id, t.label(lang), count_questions(bank, lambda q, t=t.id: q.topic == t)) for t in bank.claims.topics.values()]
+
+
+def claim_choices(bank: Bank, lang: str) -> list[Choice]:
+    """The claims at least one question cites, with how many do."""
+    choices = [Choice(c.id, f"{c.id}  {c.label(lang)}", count_questions(bank, lambda q, c=c.id: c in q.refs)) for c in bank.claims.claims.values()]
+    return [choice for choice in choices if choice.count]
+
+
+def difficulty_choices(bank: Bank, lang: str) -> list[Choice]:
+    return [Choice(str(d), tr(f"ui.difficulty_{d}", lang), count_questions(bank, lambda q, d=d: q.difficulty == d)) for d in (1, 2, 3)]
+
+
 class PickScreen(TranslatedBindings, ModalScreen[str | None]):
-    """Pick one item from a list; dismisses with its id, or None on Escape."""
+    """Pick one item from a list; dismisses with its value, or None on Escape."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
-    def __init__(self, title: str, options: list[tuple[str, str]], lang: str) -> None:
+    def __init__(self, title: str, choices: list[Choice], lang: str) -> None:
         super().__init__()
         self.heading = title
-        self.options = options
+        self.choices = choices
         self.lang = lang
 
     def compose(self) -> ComposeResult:
+        width = max((cell_len(choice.label) for choice in self.choices), default=0)
         with Vertical(classes="dialog"):
             yield Label(Content(self.heading), classes="dialog-title")
-            yield OptionList(*(Option(Content(label), id=key) for key, label in self.options), id="choices")
+            yield OptionList(*(self._option(choice, width) for choice in self.choices), id="choices")
+
+    def _option(self, choice: Choice, width: int) -> Option:
+        """The choice's label, then its question count in a column of its own."""
+        words = tr("ui.question_count_one", self.lang) if choice.count == 1 else tr("ui.question_count", self.lang, count=choice.count)
+        padding = " " * (width - cell_len(choice.label) + 2)
+        return Option(Content(choice.label + padding) + Content.styled(words, "dim"), id=choice.value, disabled=choice.count == 0)
 
     def on_mount(self) -> None:
         choices = self.query_one("#choices", OptionList)
-        choices.highlighted = 0
+        choices.highlighted = next((n for n, choice in enumerate(self.choices) if choice.count), None)
         choices.focus()
 
     @on(OptionList.OptionSelected)
@@ -53,9 +98,10 @@ class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
         self.bank = bank
 
     def compose(self) -> ComposeResult:
+        example = next(iter(self.bank.questions), "softmax-jacobian-entry")
         with Vertical(classes="dialog"):
             yield Label(tr("ui.enter_key", self.lang), classes="dialog-title")
-            yield with_group_title(Input(placeholder="softmax-jacobian-entry#4711", id="key"), self.lang)
+            yield with_group_title(Input(placeholder=f"{example}#4711", id="key"), self.lang)
             yield Static(id="key-message", markup=False)
 
     @on(Input.Submitted, "#key")

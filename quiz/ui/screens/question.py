@@ -1,38 +1,55 @@
 """The question screen: prompt, hints, an answer input for the type, then feedback.
 
 It drives a PracticeSession from the core and holds no grading logic: the session grades and
-records each attempt; this screen only shows what happened.
+records each attempt; this screen only shows what happened. What the footer offers follows the
+screen's reactive state (`answered`, `hints_shown`, ...), declared with `bindings=True`.
+
+The question scrolls in its own region and the answer stays docked below it, so the answer
+field or option list is always on screen; below 60×16 a note asks for a larger terminal instead.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
+from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
-from quiz.i18n import tr
 from quiz.bank import SelectionError
+from quiz.grading.result import Result
+from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.types.registry import type_of
-from quiz.ui.translate import TranslatedBindings
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.answers.registry import answer_widget
+from quiz.ui.commands import QuestionCommands
+from quiz.ui.screens.base import QuizScreen
+from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.variants.variant import Variant
+
+ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked"})
+"""Actions that act on the question, none of which run while the terminal is too small to show it."""
 
 
-class QuestionScreen(TranslatedBindings, Screen[None]):
+def time_budget(seconds: int) -> str:
+    """A question's suggested time as minutes and seconds: `1:30`."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+class QuestionScreen(QuizScreen):
     """Practise the questions of one session, one variant at a time."""
 
-    # F-keys and ctrl combinations only: letters belong to the answer field.
+    COMMANDS = {QuestionCommands}
+    # F-keys and ctrl combinations only: letters belong to the answer.
     BINDINGS = [
         Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
         Binding("f2", "hint", "ui.key_hint", priority=True),
@@ -40,68 +57,120 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         Binding("f4", "reveal_model", "ui.key_reveal", priority=True),
         Binding("f5", "fresh_variant", "ui.key_fresh", priority=True),
         Binding("f6,ctrl+n", "next_question", "ui.key_next", priority=True),
-        Binding("escape", "app.go_home", "ui.key_home"),
+        Binding("f7", "more_worked", "ui.key_more_worked", priority=True),
+        # PageUp/PageDown scroll the question even while an option list has the focus.
+        Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
+        Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
+        Binding("escape", "go_home", "ui.key_home"),
     ]
 
+    # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
+    variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
+    answered: reactive[bool] = reactive(False, bindings=True, init=False)
+    hints_shown: reactive[int] = reactive(0, bindings=True, init=False)
+    model_shown: reactive[bool] = reactive(False, bindings=True, init=False)
+    more_worked: reactive[bool] = reactive(False, bindings=True, init=False)
+    """Worked values are folded away and F7 would show them."""
+
     def __init__(self, session: PracticeSession, lang: str) -> None:
-        super().__init__()
+        super().__init__(lang)
         self.session = session
-        self.lang = lang
+        self.give_up_armed = False
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="progress", markup=False)
+        yield Static(id="status", markup=False)
+        yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
         with VerticalScroll(id="question-body"):
             yield MathMarkdown(id="prompt")
             yield Static(id="rule", markup=False)
             yield Vertical(id="hints")
+            yield Vertical(id="model-area")
+            yield Vertical(id="feedback-area")
+        with Vertical(id="answer-dock"):
             yield Static(id="message", markup=False)
             yield Vertical(id="answer-area")
-            yield Vertical(id="feedback-area")
         yield KeyFooter()
 
     async def on_mount(self) -> None:
+        self.title = tr("ui.title", self.lang)
         await self.show_variant(self.session.variant or self.session.next_question())
 
-    async def show_variant(self, variant: Any) -> None:
-        """Lay out the current variant: prompt, rule, an empty answer, no hints or feedback."""
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def too_small(self) -> bool:
+        return self.has_class("-tiny") or self.has_class("-short")
+
+    def footer_omits(self) -> frozenset[str]:
+        return frozenset({"submit"})  # Enter submits every kind of answer; the help says so
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer only what makes sense now: hints and answers before grading, moving on after."""
+        variant = self.variant
+        if action in ANSWERING and (variant is None or self.too_small):
+            return False
+        assert variant is not None or action not in ANSWERING
+        if action in ("submit", "give_up"):
+            return not self.answered
+        if action == "hint":
+            return not self.answered and self.hints_shown < len(variant.question.hints)  # type: ignore[union-attr]
+        if action == "reveal_model":
+            return not self.answered and not self.model_shown and bool(self.query(ExplainAnswer))
+        if action == "fresh_variant":
+            return variant.question.is_parametric  # type: ignore[union-attr,no-any-return]
+        if action == "more_worked":
+            return self.more_worked
+        return True
+
+    def size_class_changed(self) -> None:
+        # Back from too small: the answer takes the keys again (it lost the focus while hidden).
+        if not self.too_small and self.focused is None:
+            self._focus_answer()
+
+    # -- showing a variant ------------------------------------------------------------------
+
+    async def show_variant(self, variant: Variant) -> None:
+        """Lay out `variant`: prompt, rule, an empty answer, no hints or feedback."""
         question = variant.question
-        self.title = tr("ui.title", self.lang)
         self.sub_title = variant.key
         await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
         rule = self.query_one("#rule", Static)
         rule_text = type_of(question).rule(variant, self.lang)
         rule.update(rule_text or "")
         rule.display = rule_text is not None
-        await self.query_one("#hints").remove_children()
-        await self.query_one("#feedback-area").remove_children()
+        for area in ("#hints", "#model-area", "#feedback-area", "#answer-area"):
+            await self.query_one(area).remove_children()
         self._say("")
-        area = self.query_one("#answer-area")
-        await area.remove_children()
-        widget = answer_widget(variant, self.lang)
-        await area.mount(widget)
-        # Focus the answer, but show the prompt from its first line: reading starts there, and on
-        # a short terminal scrolling to the answer would hide the question's beginning.
-        inputs = widget.query("Input, OptionList, ListView")
-        if inputs:
-            inputs.first().focus(scroll_visible=False)
+        self.query_one("#answer-dock").remove_class("-given-up")
+        await self.query_one("#answer-area").mount(answer_widget(variant, self.lang))
+        self._focus_answer()
         self.query_one("#question-body").scroll_home(animate=False)
-        self._update_progress()
-        self.refresh_bindings()
+        self.answered, self.hints_shown, self.model_shown, self.more_worked = False, 0, False, False
+        self.variant = variant
+        self._update_status()
 
-    def _update_progress(self) -> None:
-        session = self.session
-        variant = session.variant
+    def _focus_answer(self) -> None:
+        answers = self.query(AnswerWidget)
+        control = answers.first().input_widget() if answers else None
+        if control is not None and not control.disabled:
+            control.focus(scroll_visible=False)
+
+    def _update_status(self) -> None:
+        session, variant = self.session, self.variant
         assert variant is not None
-        self.query_one("#progress", Static).update(
+        question = variant.question
+        self.query_one("#status", Static).update(
             tr(
-                "ui.progress",
+                "ui.status",
                 self.lang,
                 answered=session.answered,
                 mean=f"{session.mean_score:.2f}",
-                difficulty=variant.question.difficulty,
-                topic=self._topic_name(variant.question.topic),
-                hints=len(variant.question.hints),
+                topic=self._topic_name(question.topic),
+                difficulty=question.difficulty,
+                used=self.hints_shown,
+                hints=len(question.hints),
+                time=time_budget(question.time),
             )
         )
 
@@ -110,63 +179,84 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
         return known.label(self.lang) if known else topic
 
     def _say(self, text: str, error: bool = False) -> None:
+        """The line above the answer: a problem with it, or what a key is about to do."""
+        self.give_up_armed = False  # any other message cancels a give-up waiting to be confirmed
         message = self.query_one("#message", Static)
         message.update(text)
         message.display = bool(text)
         message.set_class(error, "invalid")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Offer only what makes sense now: hints and answers before grading, moving on after."""
-        answered = self.session.result is not None
-        variant = self.session.variant
-        if action in ("submit", "give_up"):
-            return not answered
-        if action == "hint":
-            return not answered and variant is not None and self.session.hints_shown < len(variant.question.hints)
-        if action == "reveal_model":
-            shown = self.query(ExplainAnswer)
-            return not answered and bool(shown) and not shown.first().revealed
-        if action == "fresh_variant":
-            return variant is not None and variant.question.is_parametric
-        return True
+    def help_sections(self) -> list[Section]:
+        variant = self.variant
+        if variant is None:
+            return []
+        question = variant.question
+        lines = [tr(self.query_one(AnswerWidget).HELP, self.lang)]
+        rule = type_of(question).rule(variant, self.lang)
+        if rule:
+            lines.append(rule)
+        lines.append(tr("ui.help_hints", self.lang, count=len(question.hints), penalty=f"{question.hint_penalty:.0%}"))
+        lines.append(tr("ui.help_time", self.lang, time=time_budget(question.time)))
+        return [(tr("ui.help_this_question", self.lang), "\n\n".join(lines))]
+
+    # -- answering --------------------------------------------------------------------------
+
+    @on(AnswerWidget.Changed)
+    def _answer_changed(self, event: AnswerWidget.Changed) -> None:
+        event.stop()
+        self._say("")  # an error about the answer as it was no longer applies
 
     @on(AnswerWidget.Submitted)
-    async def _submitted_from_input(self) -> None:
-        await self.action_submit()
+    async def _submitted_from_answer(self, event: AnswerWidget.Submitted) -> None:
+        event.stop()
+        await self.run_action("submit")
 
     async def action_submit(self) -> None:
-        if self.session.result is not None:
+        if self.answered:
             return
-        widget = self.query_one(AnswerWidget)
-        response = widget.response()
+        response = self.query_one(AnswerWidget).response()
         if isinstance(response, Invalid):
             self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
             return
         await self._show_result(self.session.submit(response, widget.typed()), response)
 
-    async def action_give_up(self) -> None:
-        if self.session.result is None:
-            await self._show_result(self.session.reveal(), None)
+    async def action_give_up(self, confirmed: bool = False) -> None:
+        """Show the answer and score 0, once the learner has pressed F3 twice (or chose it in the palette)."""
+        if self.answered:
+            return
+        if not (confirmed or self.give_up_armed):
+            self._say(tr("ui.give_up_confirm", self.lang))
+            self.give_up_armed = True
+            return
+        await self._show_result(self.session.reveal(), None)
 
     async def action_hint(self) -> None:
         hint = self.session.next_hint()
-        if hint is None:
+        variant = self.variant
+        if hint is None or variant is None:
             return
-        variant = self.session.variant
-        assert variant is not None
         penalty = variant.question.hint_penalty
         label = tr("ui.hint_label", self.lang, n=self.session.hints_shown, penalty=f"{penalty:.0%}")
         shown = MathMarkdown(classes="hint")
         await self.query_one("#hints").mount(shown)
         await shown.update(f"**{label}** {variant.text(hint, self.lang)}")  # in full, then into view
+        self.hints_shown = self.session.hints_shown
+        self._update_status()
         self.call_after_refresh(shown.scroll_visible, animate=False)
-        self.refresh_bindings()
 
     async def action_reveal_model(self) -> None:
+        variant = self.variant
         widget = self.query_one(AnswerWidget)
-        if isinstance(widget, ExplainAnswer):
-            await widget.reveal()
-            self.refresh_bindings()  # F4 has done its job
+        if variant is None or not isinstance(widget, ExplainAnswer) or self.model_shown:
+            return
+        title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)
+        model = MathMarkdown(id="model-answer")
+        await self.query_one("#model-area").mount_all([title, model])
+        await model.update(variant.text(variant.question.model_answer, self.lang))
+        await widget.reveal()
+        self.model_shown = True
+        # The model answer is read from its first line; the checklist below has the focus.
+        self.call_after_refresh(title.scroll_visible, top=True, animate=False)
 
     async def action_fresh_variant(self) -> None:
         await self._move(self.session.fresh_variant)
@@ -174,7 +264,20 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
     async def action_next_question(self) -> None:
         await self._move(self.session.next_question)
 
-    async def _move(self, step: Any) -> None:
+    async def action_more_worked(self) -> None:
+        feedback = self.query(FeedbackView)
+        if feedback:
+            await feedback.first().show_more()
+        self.more_worked = False
+
+    def action_scroll_question(self, pages: int) -> None:
+        body = self.query_one("#question-body", VerticalScroll)
+        if pages < 0:
+            body.scroll_page_up(animate=False)
+        else:
+            body.scroll_page_down(animate=False)
+
+    async def _move(self, step: Callable[[], Variant]) -> None:
         try:
             variant = step()
         except SelectionError as exc:
@@ -185,14 +288,20 @@ class QuestionScreen(TranslatedBindings, Screen[None]):
             return
         await self.show_variant(variant)
 
-    async def _show_result(self, result: Any, response: Any) -> None:
-        self._say("")
-        variant = self.session.variant
+    async def _show_result(self, result: Result, response: object) -> None:
+        variant = self.variant
         assert variant is not None
+        self._say("")
         self.query_one(AnswerWidget).seal()
+        # Given up, the empty answer says nothing: the feedback gets its room.
+        self.query_one("#answer-dock").set_class(response is None, "-given-up")
+        feedback = FeedbackView(variant, result, response, self.lang)
         area = self.query_one("#feedback-area")
         await area.remove_children()
-        await area.mount(FeedbackView(variant, result, response, self.lang))
-        self._update_progress()
-        self.refresh_bindings()
-        self.query_one("#question-body").focus()
+        await area.mount(feedback)
+        self.answered = True
+        self.more_worked = feedback.has_more
+        self._update_status()
+        body = self.query_one("#question-body")
+        body.focus(scroll_visible=False)
+        self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)

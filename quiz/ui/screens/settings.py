@@ -6,27 +6,26 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Header, Label, RadioButton, RadioSet, Select
 
 from quiz.i18n import LANGUAGES, tr
 from quiz.settings import Settings
-from quiz.ui.translate import TranslatedBindings
+from quiz.ui.messages import ChangeLanguage, ChangeTheme
+from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
 LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 
 
-class SettingsScreen(TranslatedBindings, Screen[None]):
+class SettingsScreen(QuizScreen):
     """Change settings; each change applies and is saved at once."""
 
-    BINDINGS = [Binding("escape", "app.go_home", "ui.key_home")]
+    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, settings: Settings, themes: list[str]) -> None:
-        super().__init__()
+        super().__init__(settings.language)
         self.settings = settings
         self.themes = themes
-        self.lang = settings.language
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -45,9 +44,11 @@ class SettingsScreen(TranslatedBindings, Screen[None]):
         self.query_one("#language").focus()
 
     @on(RadioSet.Changed, "#language")
-    async def _language(self, event: RadioSet.Changed) -> None:
-        await self.app.run_action(f"set_language('{event.pressed.name}')")
+    def _language(self, event: RadioSet.Changed) -> None:
+        if event.pressed.name is not None:
+            self.post_message(ChangeLanguage(event.pressed.name))
 
     @on(Select.Changed, "#theme")
-    async def _theme(self, event: Select.Changed) -> None:
-        await self.app.run_action(f"set_theme('{event.value}')")
+    def _theme(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.post_message(ChangeTheme(event.value))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text as RichText
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -11,14 +12,37 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from quiz.grading.result import Result, Verdict
-from quiz.render.numbers import format_value
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.present import answer_line, feedback_parts
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.tensor import TensorView
 from quiz.variants.variant import Variant
-from quiz.variants.worked import worked_tensors
+from quiz.variants.worked import WorkedTensor, worked_values
+
+
+def worked_label(tensor: WorkedTensor, variant: Variant, lang: str) -> RichText:
+    """The tensor's label in words (the author's, else the catalogue's for an attention step),
+    then its name as the question computes it."""
+    words = markdown_to_plain(variant.text(tensor.label, lang)).strip() if tensor.label else ""
+    if not words and tensor.step:
+        words = tr(f"ui.worked_step_{tensor.step}", lang)
+    text = RichText(words or tensor.name, style="bold")
+    if words:
+        text.append(f"  {tensor.name}", style="dim")
+    return text
+
+
+def worked_parts(tensors: list[WorkedTensor], variant: Variant, lang: str) -> list[Widget]:
+    parts: list[Widget] = []
+    for tensor in tensors:
+        parts.append(Static(worked_label(tensor, variant, lang), classes="tensor-name"))
+        if tensor.is_weights and tensor.value.ndim:
+            parts.append(Heatmap(tensor.value, lang, tensor.allowed, classes="heatmap"))
+        else:
+            parts.append(TensorView(tensor.value, lang, classes="tensor"))
+    return parts
 
 
 class FeedbackView(Vertical):
@@ -30,6 +54,8 @@ class FeedbackView(Vertical):
         self.result = result
         self.response = response
         self.lang = lang
+        self.worked = worked_values(variant)
+        self.more_shown = False
 
     def compose(self) -> ComposeResult:
         variant, result, lang = self.variant, self.result, self.lang
@@ -52,10 +78,10 @@ class FeedbackView(Vertical):
         # heatmaps, the slow part to lay out) follows a frame later.
         self.call_after_refresh(self._show_worked_solution)
 
-    def on_resize(self) -> None:
-        # Start at the top of the view, verdict first, and stay there while the worked solution
-        # arrives and its Markdown is laid out: each step makes the panel taller.
-        self.scroll_visible(top=True, animate=False)
+    @property
+    def has_more(self) -> bool:
+        """Worked values are folded away, waiting for `show_more`."""
+        return bool(self.worked.more) and not self.more_shown
 
     async def _show_worked_solution(self) -> None:
         variant, lang = self.variant, self.lang
@@ -63,13 +89,21 @@ class FeedbackView(Vertical):
         if variant.question.explanation is not None:
             parts.append(Static(tr("show.explanation", lang), classes="section-title", markup=False))
             parts.append(MathMarkdown(variant.text(variant.question.explanation, lang), id="explanation"))
-        tensors = worked_tensors(variant)
-        if tensors:
+        if self.worked.featured:
             parts.append(Static(tr("ui.worked_values", lang), classes="section-title", markup=False))
-        for tensor in tensors:
-            parts.append(Static(Content(tensor.name), classes="tensor-name"))
-            if tensor.is_weights:
-                parts.append(Heatmap(tensor.value, classes="heatmap"))
-            else:
-                parts.append(Static(Content(markdown_to_plain(format_value(tensor.value))), classes="tensor"))
+            parts.extend(worked_parts(self.worked.featured, variant, lang))
+        if self.worked.more:
+            parts.append(Static(tr("ui.more_worked_folded", lang, count=len(self.worked.more)), id="more-worked-note", markup=False))
         await self.query_one("#worked").mount_all(parts)
+        # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
+        self.call_after_refresh(self.scroll_visible, top=True, animate=False)
+
+    async def show_more(self) -> None:
+        """Unfold the remaining worked values and bring their start into view."""
+        if not self.has_more:
+            return
+        self.more_shown = True
+        await self.query_one("#more-worked-note").remove()
+        title = Static(tr("ui.more_worked", self.lang), classes="section-title", markup=False)
+        await self.query_one("#worked").mount_all([title, *worked_parts(self.worked.more, self.variant, self.lang)])
+        self.call_after_refresh(title.scroll_visible, top=True, animate=False)

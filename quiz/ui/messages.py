@@ -1,0 +1,47 @@
+"""What screens ask of the app, as typed messages: a screen posts one, the app handles it with `@on`.
+
+Screens never reach into the app or call its actions by name; they say what the learner chose.
+The app decides what that means (which screen to open, what to save).
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from quiz.bank import Selection
+
+
+class StartPractice(Message):
+    """Practise the questions `selection` picks (everything, a topic, a claim, one key...)."""
+
+    def __init__(self, selection: Selection) -> None:
+        super().__init__()
+        self.selection = selection
+
+
+class OpenBrowser(Message):
+    """Show the bank browser."""
+
+
+class OpenSettings(Message):
+    """Show the settings screen."""
+
+
+class GoHome(Message):
+    """Leave what is open and return to the home screen."""
+
+
+class ChangeLanguage(Message):
+    """Switch the interface and the questions to `lang`, and save it."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+
+class ChangeTheme(Message):
+    """Use the colour theme `theme`, and save it."""
+
+    def __init__(self, theme: str) -> None:
+        super().__init__()
+        self.theme = theme

@@ -1,0 +1,50 @@
+"""What every full screen of the quiz shares: its language, translated keys, help, and a footer
+that follows the terminal's width."""
+
+from __future__ import annotations
+
+from textual import events, on
+from textual.screen import Screen
+
+from quiz.ui.messages import GoHome
+from quiz.ui.screens.help import Section
+from quiz.ui.translate import TranslatedBindings
+
+WIDTH_CLASSES = ("-tiny", "-narrow", "-medium", "-wide")
+"""The app's horizontal breakpoint classes, narrowest first (see `QuizApp.HORIZONTAL_BREAKPOINTS`)."""
+HEIGHT_CLASSES = ("-short", "-tall")
+"""The app's vertical breakpoint classes: below and from the smallest height a question fits in."""
+
+
+class QuizScreen(TranslatedBindings, Screen[None]):
+    """A full screen of the quiz, in one language."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.size_classes: tuple[str | None, str | None] = (None, None)
+
+    def help_sections(self) -> list[Section]:
+        """This screen's own paragraphs for the help screen, before its keys and the general ones."""
+        return []
+
+    def action_go_home(self) -> None:
+        self.post_message(GoHome())
+
+    @on(events.Resize)
+    def _resized(self) -> None:
+        # Textual sets the breakpoint classes after this handler: look once they are set.
+        self.call_after_refresh(self._follow_size)
+
+    def _follow_size(self) -> None:
+        classes = (self._class_among(WIDTH_CLASSES), self._class_among(HEIGHT_CLASSES))
+        if classes != self.size_classes:
+            self.size_classes = classes
+            self.refresh_bindings()  # key labels, the footer's style and what can be done depend on them
+            self.size_class_changed()
+
+    def _class_among(self, names: tuple[str, ...]) -> str | None:
+        return next((name for name in names if self.has_class(name)), None)
+
+    def size_class_changed(self) -> None:
+        """Called when the terminal crosses a breakpoint; screens that lay out by size react here."""

@@ -214,7 +214,8 @@ class QuestionScreen(QuizScreen):
     async def action_submit(self) -> None:
         if self.answered:
             return
-        response = self.query_one(AnswerWidget).response()
+        widget = self.query_one(AnswerWidget)
+        response = widget.response()
         if isinstance(response, Invalid):
             self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
             return

@@ -278,14 +278,14 @@ class QuestionScreen(QuizScreen):
         else:
             body.scroll_page_down(animate=False)
 
-    async def _move(self, step: Callable[[], Variant]) -> None:
+    async def _move(self, step: Callable[[], Variant | None]) -> None:
         try:
             variant = step()
         except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
             return
         if variant is None:  # the round is over
-            self.app.action_go_home()
+            self.action_go_home()
             return
         await self.show_variant(variant)
 

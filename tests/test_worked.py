@@ -83,8 +83,10 @@ def test_without_worked_or_weights_the_first_few_tensors_are_featured(compile_ya
 @pytest.mark.parametrize(
     ("worked", "message"),
     [
-        ("worked: {nosuch: {en: x}}", "worked.nosuch: there is no parameter or derived value 'nosuch'"),
-        ("worked: {run.weight: {en: x}}", "worked.run.weight: an attention run's steps are scores, scaled, masked, weights, output"),
+        ("worked: {nosuch: {en: x}}", "worked: 'nosuch' is not a parameter, a derived value or a step of an attention run"),
+        ("worked: {run.weight: {en: x}}", "worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)"),
+        # A step the worked values cannot show (the scalar scale, the boolean mask) is refused too.
+        ("worked: {run.allowed: {en: x}}", "worked: 'run.allowed' is not a parameter, a derived value or a step of an attention run"),
     ],
 )
 def test_a_worked_name_that_names_nothing_is_reported_at_its_line(tmp_path, worked, message):

@@ -6,19 +6,16 @@ Each problem is reported at the field at fault (the `topic` line, the claim in `
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-from engine import AttentionTrace, Fault
+from engine import Fault
 from quiz.format.claims import Claims
-from quiz.format.compile import CompiledQuestion, compile_question, texts_of
+from quiz.format.compile import TRACE_STEPS, CompiledQuestion, compile_question, texts_of
 from quiz.format.convert import did_you_mean, located
 from quiz.format.diagnostics import Location, Report
 from quiz.format.model import Parametric, QuestionBase
 
 ALL_FAULTS = "all"
-TRACE_FIELDS = tuple(f.name for f in dataclasses.fields(AttentionTrace))
-"""The steps of an attention run a `worked:` entry may name (`run.weights`)."""
 
 
 def check_question(question: QuestionBase, claims: Claims, report: Report) -> CompiledQuestion | None:
@@ -50,9 +47,9 @@ def _check_worked(question: Parametric, where: Location, report: Report) -> None
     names = [*question.params, *question.derived]
     for name in question.worked:
         head, _, step = name.partition(".")
-        if head in names and (not step or step in TRACE_FIELDS):
+        if head in names and (not step or step in TRACE_STEPS):
             continue
-        known = names + [f"{n}.{s}" for n in question.derived for s in TRACE_FIELDS]
+        known = names + [f"{n}.{s}" for n in question.derived for s in TRACE_STEPS]
         at = located(question, "worked", name) or where
         report.error(at, f"worked: '{name}' is not a parameter, a derived value or a step of an attention run (run.weights){did_you_mean(name, known)}")
 

@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"key": variant.key, "invalid": True, "message": message}, ensure_ascii=False))
         else:
-            print(f"quiz: cannot read the answer: {message}", file=sys.stderr)
+            print(f"quiz: {tr('grade.cannot_read', args.lang, message=message)}", file=sys.stderr)
         return EXIT_INVALID_ANSWER
     result = grade(variant, response, min(args.hints, len(variant.question.hints)))
     attempt_id, not_saved = _record(args, variant, result) if args.record else (None, None)

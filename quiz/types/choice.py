@@ -96,7 +96,8 @@ class ChoiceType(QuestionType):
         return "; ".join(options.option_lines(variant, lang, options.correct_options(variant)))
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
-        return options.correct_options(variant)[0]
+        """The right option's letter as shown: what `quiz grade` reads back."""
+        return options.letters(variant, options.correct_options(variant))[0]
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
         return [tr("show.pick_one", lang), *("  " + line for line in options.option_lines(variant, lang))]

@@ -66,7 +66,10 @@ class MultiType(QuestionType):
     scaffold_topic = "diagnosis"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
-        if plain_text(text) in NONE_WORDS:
+        plain = plain_text(text)
+        if isinstance(plain, Invalid):
+            return plain
+        if plain.lower() in NONE_WORDS:
             return frozenset()
         picks = options.read_picks(variant, text)
         return picks if isinstance(picks, Invalid) else frozenset(picks)
@@ -92,7 +95,8 @@ class MultiType(QuestionType):
         return "; ".join(options.option_lines(variant, lang, options.correct_options(variant)))
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
-        return options.correct_options(variant)
+        """The right options' letters as shown: what `quiz grade` reads back."""
+        return options.letters(variant, options.correct_options(variant))
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
         return [tr("show.pick_all", lang), *("  " + line for line in options.option_lines(variant, lang))]

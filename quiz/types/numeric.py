@@ -6,8 +6,10 @@ response within the same tolerance of a misconception's value gets that misconce
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -60,26 +62,32 @@ def tolerance_rule(question: NumericQuestion, lang: str) -> str:
     )
 
 
-def _decimals(x: float) -> int:
-    """How many decimal places the shortest exact form of `x` has (`0.12` → 2, `3` → 0, `1e-05` → 5)."""
-    mantissa, _, exponent = repr(float(x)).partition("e")
-    places = len(mantissa.partition(".")[2].rstrip("0"))
-    return max(0, places - int(exponent or 0))
+def _significant_figures(x: float) -> int:
+    """How many significant figures the shortest exact form of `x` has (`0.12` → 2, `100` → 1, `3.05` → 3)."""
+    return len(Decimal(repr(float(x))).normalize().as_tuple().digits)
 
 
 def rounds_to_response(key: Any, response: Any) -> bool:
-    """Is each element of the learner's answer the key rounded to the places they gave?
+    """Is each element of the learner's answer the key rounded to as many significant figures as they gave?
 
-    That is, the key lies within half a unit of the answer's last place (a tie either way). Such
-    an answer is right as far as it goes but too coarse for the tolerance: the learner is told to
-    give more significant figures, not simply that it is wrong. A 0 has no significant figure.
+    That is, the key lies within half a unit of the last figure given, counted at the key's own
+    magnitude (a tie either way): for the key 0.8808, 0.9 and 0.88 are such answers, but 1 is not
+    (to one figure the key is 0.9). Such an answer is right as far as it goes but too coarse for
+    the tolerance: the learner is told to give more significant figures, not simply that it is
+    wrong. A 0 has no significant figure.
     """
     keys = np.atleast_1d(np.asarray(key, dtype=np.float64)).ravel()
     given = np.atleast_1d(np.asarray(response, dtype=np.float64)).ravel()
-    if keys.shape != given.shape or not np.isfinite(given).all():
+    if keys.shape != given.shape or not (np.isfinite(given).all() and np.isfinite(keys).all()):
         return False
-    half_units = [0.5 * 10.0 ** -_decimals(g) for g in given]
-    return all(g != 0 and abs(k - g) <= half * (1 + 1e-9) for k, g, half in zip(keys, given, half_units))
+
+    def rounds_to(k: float, g: float) -> bool:
+        if g == 0 or k == 0:
+            return False
+        unit = 10.0 ** (math.floor(math.log10(abs(k))) - _significant_figures(g) + 1)
+        return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
+
+    return all(rounds_to(float(k), float(g)) for k, g in zip(keys, given))
 
 
 def marked_answer(response: Any, marks: np.ndarray) -> str:

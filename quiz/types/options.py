@@ -69,9 +69,14 @@ def options_json(variant: Variant, lang: str) -> dict[str, Any]:
     return {"options": [{"id": i, "letter": letter(n), "text": variant.text(o.text, lang)} for n, (i, o) in enumerate(shown(variant))]}
 
 
+def letters(variant: Variant, picks: Collection[str]) -> list[str]:
+    """Option ids as the letters the variant shows them under, in the order shown."""
+    return [letter(n) for n, (i, _) in enumerate(shown(variant)) if i in picks]
+
+
 def picks_text(variant: Variant, picks: Collection[str]) -> str:
     """Option ids written as the letters shown, in the order shown."""
-    return " ".join(letter(n) for n, (i, _) in enumerate(shown(variant)) if i in picks)
+    return " ".join(letters(variant, picks))
 
 
 def marked_picks(variant: Variant, picks: Collection[str], lang: str) -> str:
@@ -86,24 +91,27 @@ def marked_picks(variant: Variant, picks: Collection[str], lang: str) -> str:
         else:
             continue
         lines.append(f"{letter(n)}) {markdown_to_plain(variant.text(o.text, lang)).strip()}  {mark}")
-    return tr("grade.your_answer", lang, answer="\n" + "\n".join(lines))
+    return "\n".join([tr("grade.your_answer_lines", lang), *lines])
 
 
 def read_picks(variant: Variant, text: str) -> list[str] | Invalid:
-    """Option ids from typed words: an option's id, or its letter (`b`, `b)`, `(b)`) or number as shown."""
+    """Option ids from typed words: an option's letter (`b`, `b)`, `(b)`) or number as shown, or its id.
+
+    The letter shown wins: options are shuffled, so the option with the id `a` may be shown as
+    c), and a learner who types `a` means the option they see as a).
+    """
     text = plain_text(text)
     if isinstance(text, Invalid):
         return text
     ids = [i for i, _ in shown(variant)]
     picks: list[str] = []
     for word in (w.lower() for w in words(text)):
-        if word not in ids:  # an option's id wins; otherwise its number or letter as shown
-            bare = word.strip("()")
-            number = small_number(bare)
-            if number is not None and 1 <= number <= len(ids):
-                word = ids[number - 1]
-            elif len(bare) == 1 and "a" <= bare < letter(len(ids)):
-                word = ids[ord(bare) - ord("a")]
+        bare = word.strip("()")
+        number = small_number(bare)
+        if len(bare) == 1 and "a" <= bare < letter(len(ids)):
+            word = ids[ord(bare) - ord("a")]
+        elif number is not None and 1 <= number <= len(ids):
+            word = ids[number - 1]
         if word not in ids:
             return Invalid("response.unknown_option", {"option": word, "options": ", ".join(letter(n) for n in range(len(ids)))})
         if word not in picks:

@@ -189,7 +189,8 @@ class OrderType(QuestionType):
         right, pairs = ordered_pairs(response), math.comb(count, 2)
         raw = right / pairs
         extra: dict[str, Any] = {}
-        mistakes = violated(question, response)
+        # The mistake that caps the score lowest is the one named; every one's feedback is given.
+        mistakes = sorted(violated(question, response), key=lambda m: m.cap)
         if mistakes:
             raw = min(raw, *(m.cap for m in mistakes))
             extra = {"misconception": mistakes[0].name, "label": mistakes[0].label, "feedback": tuple(m.feedback for m in mistakes)}
@@ -233,7 +234,7 @@ class OrderType(QuestionType):
         for n, item in enumerate(response, 1):
             mark = "✓" if item == n - 1 else tr("grade.belongs_at", lang, n=item + 1)
             lines.append(f"{n}. {markdown_to_plain(variant.text(items[item], lang))}  {mark}")
-        return tr("grade.your_answer", lang, answer="\n" + "\n".join(lines))
+        return "\n".join([tr("grade.your_answer_lines", lang), *lines])
 
 
 TYPE = OrderType()

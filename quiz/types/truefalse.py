@@ -14,9 +14,11 @@ from quiz.types.reading import plain_text
 from quiz.variants.variant import Variant
 
 # The words the prompt and the key use in either language (true/false, 正しい/誤り), and the
-# usual short answers (yes/no, はい/いいえ, ○/×).
-TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "正しい", "○", "〇"})
-FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "誤り", "正しくない", "×", "✕"})
+# usual short answers (yes/no, はい/いいえ, ○/×); also in kana, as typed before conversion.
+TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "正しい", "ただしい", "○", "〇"})
+FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "誤り", "あやまり", "正しくない", "ただしくない", "×", "✕"})
+_FULL_STOPS: Final = "。.!"
+"""A sentence's end a learner may type after the word ("誤り。"); NFKC has folded "！" to "!"."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,7 +60,7 @@ class TrueFalseType(QuestionType):
         word = plain_text(text)
         if isinstance(word, Invalid):
             return word
-        word = word.lower()
+        word = word.lower().rstrip(_FULL_STOPS) or word
         if word in TRUE_WORDS or word in FALSE_WORDS:
             return word in TRUE_WORDS
         return Invalid("response.true_or_false", {"text": word})

@@ -61,7 +61,7 @@ def test_validate_reports_errors_like_a_compiler_and_exits_1(capsys, tmp_path):
     code, out, _ = run(capsys, "validate", str(bad))
     assert code == 1
     [error] = [line for line in out.splitlines() if ": error: " in line]
-    assert error.startswith(f"{bad}:5:1: error: answer: ") and "__import__" in error
+    assert error.startswith(f"{bad}:5:1: error: x: answer: ") and "__import__" in error
     assert out.splitlines()[-1] == "checked 1 question in 1 file: 1 error, 3 warnings"
 
 
@@ -300,4 +300,4 @@ def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path
     path.write_text(AUTHORED.replace("run.weights: {en", "run.weight: {en"), encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--seeds", "0", str(path))
     assert code == 1
-    assert f"{path}:15:5: error: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)" in out
+    assert f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)" in out

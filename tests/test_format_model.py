@@ -6,7 +6,7 @@ from textwrap import dedent
 import pytest
 
 from quiz.format.diagnostics import Report
-from quiz.format.convert import INVALID, Where
+from quiz.format.convert import INVALID, Where, located
 from quiz.format.model import Text, Tolerance, option_ids
 from quiz.types.choice import ChoiceQuestion
 from quiz.types.number import NumberQuestion
@@ -173,14 +173,25 @@ def test_every_problem_in_a_question_is_reported_at_once(tmp_path):
     ]
 
 
-def test_a_misspelt_field_stops_the_checks_that_would_miss_what_it_holds(tmp_path):
-    text = BASE + "type: number\nparms:\n  s: {integer: [1, 5]}\nanswer: s\ndifficulty: 9\n"
+def test_a_misspelt_field_is_reported_and_read_as_the_field_it_means(tmp_path):
+    text = BASE + "type: number\nparms:\n  s: {integer: [1, 5]}\nanser: s\ndifficulty: 9\n"
     question, report = convert(tmp_path, text)
-    assert question is INVALID  # `s` would be reported unknown everywhere: only the typo is
     assert errors(report) == [
         (5, "unknown field 'parms' in question (did you mean 'params'?)"),
+        (7, "unknown field 'anser' in question (did you mean 'answer'?)"),
         (8, "difficulty must be between 1 and 3"),
-    ]
+    ]  # no "missing required field 'answer'", and `s` is a parameter: nothing in the typos' wake
+    assert question.params["s"].kind == "integer" and question.answer.source == "s"
+    assert located(question, "params").line == 5  # later checks point at the misspelt line
+
+
+def test_a_bad_optional_field_leaves_the_rest_of_the_question_to_check(tmp_path):
+    text = BASE + "type: number\nanswer: 1\nhints: {a: b}\nmisconceptions:\n  - name: m\n"
+    question, report = convert(tmp_path, text)
+    assert [line for line, _ in errors(report)] == [6, 8, 8]  # hints not a list; the mistake lacks answer and feedback
+    assert question.hints == () and question.misconceptions == ()  # built, so claims and expressions get checked
+    _, report = convert(tmp_path, BASE + "type: number\nanswer: s\nparams:\n  s: {integer: 3}\n")
+    assert report.errors and _ is INVALID  # a broken parameter stops the question: its name is used elsewhere
 
 
 def test_names_must_be_free(tmp_path):
@@ -200,5 +211,5 @@ def test_names_must_be_free(tmp_path):
     report = Report()
     assert check_question(bank.questions["q"], bank.claims, report) is None
     messages = [d.message for d in report.errors]
-    assert "params.answer: 'answer' is reserved for the answer key" in messages
-    assert any(m.startswith("params.softmax: 'softmax' cannot be a name here") for m in messages)
+    assert "q: params.answer: 'answer' is reserved for the answer key" in messages
+    assert any(m.startswith("q: params.softmax: 'softmax' cannot be a name here") for m in messages)

@@ -44,7 +44,7 @@ def test_errors_point_at_the_field_at_fault_not_the_questions_first_line(capsys,
         (3, "located: unknown topic 'sofmax' (did you mean 'softmax'?)"),
         (6, "located: unknown claim 'Z9' in refs"),
         (9, "located: follow_ups: no question 'nowhere' in the bank"),
-        (11, "params.f.fault: unknown fault 'doubel_scale' (did you mean 'double_scale'?); known: "
+        (11, "located: params.f.fault: unknown fault 'doubel_scale' (did you mean 'double_scale'?); known: "
          "missing_scale, double_scale, scale_by_d_model, heads_not_split, no_causal_mask, "
          "softmax_over_queries, fully_masked_row, float16_scores, or all"),
     }
@@ -65,7 +65,7 @@ def test_an_unknown_name_in_the_answer_is_reported_once_not_again_in_every_text(
     )
     code, found = validate(capsys, path)
     assert code == 1
-    assert found == [(7, "error", "answer: unknown function `sofmax`; did you mean `softmax`? in `sofmax([1, 0])[0]`")]
+    assert found == [(7, "error", "follow-on: answer: unknown function `sofmax`; did you mean `softmax`? in `sofmax([1, 0])[0]`")]
 
 
 def test_a_question_with_several_faults_reports_all_of_them_in_one_run_and_is_not_practised(capsys, tmp_path):
@@ -95,12 +95,45 @@ def test_a_question_with_several_faults_reports_all_of_them_in_one_run_and_is_no
     assert code == 1
     assert [(line, message) for line, severity, message in found if severity == "error"] == [
         (4, "many-faults: unknown claim 'Q1' in refs"),
-        (5, "difficulty must be between 1 and 3"),
-        (6, "unknown field 'colour' in question"),
-        (15, "misconceptions.twice.answer: unknown name `t` in `2 * t`"),
-        (16, "misconceptions[0].credit must be at least 0 and below 1"),
+        (5, "many-faults: difficulty must be between 1 and 3"),
+        (6, "many-faults: unknown field 'colour' in question"),
+        (15, "many-faults: misconceptions.twice.answer: unknown name `t` in `2 * t`"),
+        (16, "many-faults: misconceptions[0].credit must be at least 0 and below 1"),
     ]
     assert "many-faults" not in load_bank([path]).questions  # broken rules: never practised
+
+
+def test_a_misspelt_field_and_a_broken_entry_do_not_hide_the_other_faults(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: typos
+        type: number
+        topic: softmx
+        refs: [C1]
+        prompt: {en: "p for {{ s }}?", ja: "{{ s }} の p は？"}
+        parms:
+          s: {decimal: [0.5, 4]}
+        anser: softmaxx([s, 0])[0]
+        misconceptons:
+          - name: raw
+        hints:
+          - {en: "{{ nosuch }}", ja: "{{ s }}"}
+        explanation: {en: "{{ answer }}", ja: "{{ answer }}"}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert [(line, message) for line, _, message in found] == [
+        (3, "typos: unknown topic 'softmx' (did you mean 'softmax'?)"),
+        (6, "typos: unknown field 'parms' in question (did you mean 'params'?)"),
+        (8, "typos: unknown field 'anser' in question (did you mean 'answer'?)"),
+        (8, "typos: answer: unknown function `softmaxx`; did you mean `softmax`? in `softmaxx([s, 0])[0]`"),
+        (9, "typos: unknown field 'misconceptons' in question (did you mean 'misconceptions'?)"),
+        (10, "typos: misconception: missing required field 'answer'"),
+        (10, "typos: misconception: missing required field 'feedback'"),
+        (12, "typos: hints[0].en: unknown name `nosuch`"),
+    ]  # `s` is known, `answer` not missing, `{{ answer }}` not unknown: nothing in the typos' wake
 
 
 def test_the_summary_counts_in_words(capsys, tmp_path):

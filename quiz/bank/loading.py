@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from quiz import locations
-from quiz.format.diagnostics import Location, Report, SourceError
+from quiz.format.diagnostics import Location, QuestionReport, Report, SourceError
 from quiz.bank.bank import Bank
 from quiz.bank.links import check_follow_ups
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
@@ -86,7 +86,8 @@ def _load_file(path: Path, bank: Bank) -> None:
         return
     for raw, mark in entries:
         errors_before = len(bank.report.errors)
-        question = convert_question(raw, Where(path, mark, ""), bank.report)
+        question_id = raw.get("id") if isinstance(raw, YamlMap) else None
+        question = convert_question(raw, Where(path, mark, ""), QuestionReport(bank.report, question_id))
         if question is INVALID:
             continue
         assert isinstance(question, QuestionBase)

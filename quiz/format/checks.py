@@ -12,7 +12,7 @@ from engine import Fault
 from quiz.format.claims import Claims
 from quiz.format.compile import TRACE_STEPS, CompiledQuestion, compile_question, texts_of
 from quiz.format.convert import did_you_mean, located
-from quiz.format.diagnostics import Location, Report
+from quiz.format.diagnostics import Location, QuestionReport, Report
 from quiz.format.model import Parametric, QuestionBase
 
 ALL_FAULTS = "all"
@@ -22,13 +22,14 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
     """Report every problem of `question`; return it compiled when it has no error."""
     where = question.source or Location(Path("<question>"))
     errors_before = len(report.errors)
+    report = QuestionReport(report, question.id)
     if claims.topics and question.topic not in claims.topics:
         at = located(question, "topic") or where
-        report.error(at, f"{question.id}: unknown topic '{question.topic}'{did_you_mean(question.topic, list(claims.topics))}")
+        report.error(at, f"unknown topic '{question.topic}'{did_you_mean(question.topic, list(claims.topics))}")
     for index, ref in enumerate(question.refs):
         if claims.claims and ref not in claims.claims:
             at = located(question, "refs", index) or where
-            report.error(at, f"{question.id}: unknown claim '{ref}' in refs{did_you_mean(ref, list(claims.claims))}")
+            report.error(at, f"unknown claim '{ref}' in refs{did_you_mean(ref, list(claims.claims))}")
     if isinstance(question, Parametric):
         valid = [f.value for f in Fault]
         for name, spec in question.params.items():
@@ -56,13 +57,13 @@ def _check_worked(question: Parametric, where: Location, report: Report) -> None
 
 def _warn(question: QuestionBase, where: Location, report: Report) -> None:
     if question.explanation is None:
-        report.warning(where, f"{question.id}: no explanation; learners see only the answer")
+        report.warning(where, "no explanation; learners see only the answer")
     if not question.refs:
-        report.warning(where, f"{question.id}: no refs; the question cannot be practised by claim")
+        report.warning(where, "no refs; the question cannot be practised by claim")
     for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())):
         if mistake.label is None:
             at = mistake.marks.start if mistake.marks else where
-            report.warning(at, f"{question.id}: mistake {mistake.name} has no label; learners see only its feedback")
+            report.warning(at, f"mistake {mistake.name} has no label; learners see only its feedback")
     for label, text in texts_of(question):
         if text.ja is None:
-            report.warning(text.location or where, f"{question.id}: {label} has no Japanese ('ja'); English is shown instead")
+            report.warning(text.location or where, f"{label} has no Japanese ('ja'); English is shown instead")

@@ -287,6 +287,10 @@ def yaml_fields(cls: type) -> list[dataclasses.Field[Any]]:
     return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 
 
+REFERENCED: Final = "referenced"
+"""Field metadata (`doc(..., referenced=True)`): other fields refer to this one (parameters by name, options by id). When it
+cannot be read the object is not built at all, since checking on without it would only report
+errors in its wake (every parameter's name unknown)."""
 NUMBER_LIMITS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 """Field metadata bounding a number, named as JSON Schema names them: checked here, and given
 to editors by the schema, so the two never disagree."""
@@ -337,12 +341,43 @@ def is_required(f: dataclasses.Field[Any]) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
 
+def _read_as_meant(value: YamlMap, fields: list[str], here: Where, label: str, report: Report) -> YamlMap:
+    """`value` with each misspelt field read as the field it most likely means, after reporting it.
+
+    Unknown fields are errors (with a "did you mean"). Checking on without a misspelt field would
+    report only what it lacks (`parms` leaves every parameter unknown, `anser` a missing answer),
+    and nothing of what it holds; read as the field meant, what it holds is checked too, so one
+    run lists every problem and none in the wake of the misspelling. The error already reported
+    keeps the question out of the bank.
+    """
+    meant: dict[str, str] = {}
+    for key in value:
+        if key not in fields:
+            close = closest(key, fields)
+            at = here.child(key, value.marks[key])
+            report.error(at.location(), f"unknown field '{key}' in {label}" + (f" (did you mean '{close}'?)" if close else ""))
+            if close is not None and close not in value and close not in meant.values():
+                meant[key] = close
+    if not meant:
+        return value
+    renamed = YamlMap(value.mark)
+    for key, inner in value.items():
+        if key in fields or key in meant:
+            renamed[meant.get(key, key)] = inner
+            renamed.marks[meant.get(key, key)] = value.marks[key]
+    return renamed
+
+
 def _dataclass_converter(cls: Any) -> Converter:
     hints = get_type_hints(cls, include_extras=True)
     fields = yaml_fields(cls)
     converters = {f.name: converter_for(hints[f.name]) for f in fields}
     metadata = {f.name: f.metadata for f in fields}
     required = [f.name for f in fields if is_required(f)]
+    # A bad optional field that nothing else refers to (hints, misconceptions, a tolerance) is
+    # reported and left at its default, so the object is still built and the checks after
+    # conversion (claims, expressions) run too; see `REFERENCED`.
+    spare = {f.name for f in fields if not is_required(f) and not f.metadata.get(REFERENCED)}
     label = getattr(cls, "yaml_label", cls.__name__)
     check = getattr(cls, "check", None)
     with_marks = any(f.name == "marks" for f in dataclasses.fields(cls))
@@ -351,17 +386,8 @@ def _dataclass_converter(cls: Any) -> Converter:
         if not isinstance(value, YamlMap):
             return _expected(where, report, f"a mapping ({label})", value)
         here = Where(where.path, value.mark, where.field)
+        value = _read_as_meant(value, list(converters), here, label, report)
         ok = True
-        for key in value:
-            if key not in converters:
-                close = closest(key, list(converters))
-                at = here.child(key, value.marks[key])
-                report.error(at.location(), f"unknown field '{key}' in {label}" + (f" (did you mean '{close}'?)" if close else ""))
-                # A misspelt field hides what it holds: checking on without it would only report
-                # what it lacks (`parms` leaves every parameter unknown). Any other stray field
-                # is reported and the rest is still checked, so one run lists every problem.
-                if close is not None and close not in value:
-                    ok = False
         missing = [name for name in required if value.get(name) is None]
         for name in missing:
             report.error(here.location(), f"{label}: missing required field '{name}'")
@@ -373,7 +399,7 @@ def _dataclass_converter(cls: Any) -> Converter:
             at = here.child(key, value.marks[key])
             converted = convert_field(raw, at, report)
             if converted is INVALID:
-                ok = False
+                ok = ok and key in spare
             else:
                 check_limits(metadata[key], converted, at, report)
                 kwargs[key] = converted

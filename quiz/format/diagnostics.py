@@ -82,3 +82,18 @@ class Report:
     @property
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+
+class QuestionReport(Report):
+    """A view of a report that names one question in each message (`softmax-two: ...`), so a
+    file holding a list of questions says which one a problem is about."""
+
+    def __init__(self, report: Report, question_id: object) -> None:
+        super().__init__(report.diagnostics)  # shared: what is reported here is in `report`
+        self.prefix = f"{question_id}: " if isinstance(question_id, str) and question_id else ""
+
+    def error(self, location: Location, message: str) -> None:
+        super().error(location, self.prefix + message)
+
+    def warning(self, location: Location, message: str) -> None:
+        super().warning(location, self.prefix + message)

@@ -125,7 +125,7 @@ def test_a_misconception_equal_to_the_key_is_one_error_with_its_seed_values_and_
     assert error.location.line == line_of("name: identity", "same-as-answer")
     s = make_variant(pack["same-as-answer"], 0).inputs["s"]
     assert error.message == (
-        f"same-as-answer: self-test: misconception identity is within tolerance of the answer "
+        f"same-as-answer: self-test: misconception identity is within tolerance of the answer or of another misconception "
         f"(seed 0: identity {s}, answer {s}; 20 of 20 seeds); add a constraint that separates them"
     )
 
@@ -133,8 +133,33 @@ def test_a_misconception_equal_to_the_key_is_one_error_with_its_seed_values_and_
 def test_two_misconceptions_alike_are_reported_at_the_second(pack):
     [error] = self_test(pack["shadowed"], 20)
     assert error.location.line == line_of("also-double", "shadowed")
-    assert "misconceptions double and also-double are within tolerance of each other" in error.message
+    assert "misconception also-double is within tolerance of the answer or of another misconception" in error.message
+    assert re.search(r"\(seed 0: also-double \S+, double \S+;", error.message)  # names the one it looks like
     assert "20 of 20 seeds" in error.message
+
+
+LOOK_ALIKES = """\
+- id: look-alikes
+  type: number
+  topic: softmax
+  prompt: "s = {{ s }}?"
+  params:
+    s: {integer: [1, 30]}
+  answer: s
+  misconceptions:
+    - {name: same, answer: s * 1, feedback: The key itself.}
+    - {name: also-same, answer: s + 0, feedback: The key again.}
+    - {name: double, answer: 2 * s, feedback: Twice.}
+"""
+
+
+def test_each_misconception_is_one_error_whatever_it_is_mistaken_for(compile_yaml):
+    compiled = compile_yaml(LOOK_ALIKES)["look-alikes"]
+    found = self_test(compiled, 20)
+    # `also-same` matches the key and `same`: one error, at its own line, not one per value it matches.
+    assert [d.location.line for d in found] == [9, 10]  # same, also-same; double stands apart
+    s = make_variant(compiled, 0).inputs["s"]
+    assert f"(seed 0: also-same {s}, answer {s}, same {s}; 20 of 20 seeds)" in found[1].message
 
 
 def test_an_overlap_on_some_seeds_only_counts_those_seeds(pack):
@@ -215,6 +240,7 @@ def test_too_few_variants_behind_a_strict_constraint_asks_to_narrow(compile_yaml
     choosy = compile_yaml(VARIETY.format(top=30))["choosy"]
     found = messages(self_test(choosy, 20))
     assert any("only 3 different variants" in m and "narrow the parameters to where the constraints hold" in m for m in found)
+    assert not any("widen" in m for m in found)  # no message in the same run says the opposite
 
 
 CONSTRAINTS = """\

@@ -230,13 +230,13 @@ class NumericType(QuestionType):
             if not np.isfinite(value).all():
                 yield Problem(at, f"misconception {name} is not finite", f"{name} {_figures(value)}")
                 continue
-            separate = "add a constraint that separates them"
-            if _overlap(value, key, question.tolerance):
-                yield Problem(at, f"misconception {name} is within tolerance of the answer", f"{name} {_figures(value)}, answer {_figures(key)}", separate)
-            for other, other_value in seen.items():
-                if _overlap(value, other_value, question.tolerance):
-                    figures = f"{other} {_figures(other_value)}, {name} {_figures(value)}"
-                    yield Problem(at, f"misconceptions {other} and {name} are within tolerance of each other", figures, separate)
+            # One problem per misconception, whatever it meets on each seed, so a pair of
+            # look-alikes does not also report each one's clash with the key.
+            alike = [("answer", key), *seen.items()]
+            met = [(other, other_value) for other, other_value in alike if _overlap(value, other_value, question.tolerance)]
+            if met:
+                figures = ", ".join(f"{n} {_figures(v)}" for n, v in [(name, value), *met])
+                yield Problem(at, f"misconception {name} is within tolerance of the answer or of another misconception", figures, "add a constraint that separates them")
             seen[name] = value
 
     def _check_as_shown(self, variant: Variant, answer_at: Location | None, tolerance_at: Location | None) -> Iterator[Problem]:

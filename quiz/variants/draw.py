@@ -30,7 +30,7 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
         if all(_holds(compiled, i, values) for i in range(len(compiled.constraints))):
             return _finish(compiled, seed, inputs, values)
     raise VariantError(
-        question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; widen the parameters or relax the constraints", "constraints"
+        question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints", "constraints"
     )
 
 

@@ -12,8 +12,9 @@ Two checks look at the question as a whole, whatever `--seeds` says:
 
 - variety: the first `VARIETY_SEEDS` seeds of a parametric question must give at least
   `MIN_VARIANTS` different draws, or learners meet the same numbers again and again;
-- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of them, or
-  that rejects every draw of one value of a parameter, is a warning naming the parameter.
+- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
+  reaching it (those the constraints before it keep), or that rejects every draw of one value of
+  a parameter, is a warning naming the parameter.
 
 A wrong answer key is the worst bug this product can have.
 """
@@ -187,28 +188,31 @@ def _params_behind(compiled: CompiledQuestion, names: frozenset[str]) -> list[st
     return [p.name for p in compiled.params if p.name in seen]
 
 
-def _share(kept: int, total: int) -> str:
-    return f"{kept} of {total} draws ({kept / total:.0%})"
-
-
 def _constraint_warnings(compiled: CompiledQuestion, sample: list[_Draw]) -> list[Diagnostic]:
-    """Warnings for constraints that keep fewer than half the draws, and for parameter values
-    the constraints never let through."""
+    """Warnings for constraints that keep fewer than half the draws reaching them, and for
+    parameter values the constraints never let through.
+
+    Constraints are read in order: each is judged on the draws the ones before it keep, so a
+    constraint is charged only with what it rejects itself. (`key < 0.995` after `max(z) > c`
+    is not blamed for the draws with small logits that the first one already turned away.)
+    """
     question = compiled.question
     if not sample:
         return []
     warnings = []
     for index, constraint in enumerate(compiled.constraints):
-        judged = [d.outcomes[index] for d in sample if d.outcomes[index] is not None]
+        reaching = [d for d in sample if all(d.outcomes[:index])]
+        judged = [d.outcomes[index] for d in reaching if d.outcomes[index] is not None]
         kept = sum(bool(o) for o in judged)
         if judged and kept * 2 < len(judged):
             params = ", ".join(_params_behind(compiled, constraint.names)) or "no parameter"
+            of = "draws" if index == 0 else "draws the constraints before it keep"
             warnings.append(
                 Diagnostic(
                     field_location(question, f"constraints[{index}]"),
                     Severity.WARNING,
-                    f"{question.id}: constraints[{index}] `{constraint.source}` keeps only {_share(kept, len(judged))}; "
-                    f"it depends on {params}: draw them from a range where it mostly holds, or relax it",
+                    f"{question.id}: constraints[{index}] `{constraint.source}` keeps only {kept} of the {len(judged)} {of} "
+                    f"({kept / len(judged):.0%}); it depends on {params}: draw them from a range where it mostly holds, or relax it",
                 ),
             )
     warnings.extend(_rejected_values(compiled, sample))
@@ -256,7 +260,7 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     kept = sum(d.kept for d in sample)
     head = f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
     if rejected * 2 > seed or (sample and kept * 2 < len(sample)):
-        share = f" ({_share(kept, len(sample))} pass them)" if sample else ""
+        share = f" (only {kept} of {len(sample)} draws pass them)" if sample else ""
         advice = f"the constraints reject most draws{share}: narrow the parameters to where the constraints hold"
     else:
         advice = "widen the parameters (more choices, a wider range or more decimals)"

@@ -32,6 +32,21 @@ PACK = """\
   prompt: {en: "Scaling aims at uniform attention.", ja: スケーリングの目的は一様な注意だ。}
   answer: false
   explanation: {en: It keeps the variance near one., ja: 分散を 1 付近に保つためです。}
+- id: anki-order
+  type: order
+  topic: implementation
+  refs: [E2]
+  prompt: {en: Order the steps., ja: 手順を並べてください。}
+  items:
+    - {id: scores, text: {en: "Scores $QK^\\top$", ja: "スコア $QK^\\top$"}}
+    - {id: mask, text: {en: Apply the mask, ja: マスクを適用}}
+    - {id: softmax, text: {en: Softmax, ja: ソフトマックス}}
+  critical:
+    - pair: [mask, softmax]
+      name: mask_after_softmax
+      label: {en: masked after the softmax, ja: softmax の後でマスクした}
+      feedback: {en: Rows no longer sum to one., ja: 行の和が 1 でなくなります。}
+  explanation: {en: Mask before the softmax., ja: softmax の前にマスク。}
 """
 
 
@@ -73,8 +88,8 @@ def test_one_note_per_question_variant_and_language(tmp_path, pack):
     assert len(found) == expected
     keys = [key for _, key, *_ in found.values()]
     assert sorted(k for k in keys if k.startswith("anki-")) == sorted(
-        [f"anki-number#{s}" for s in range(4)] * 2 + ["anki-fixed"] * 2
-    )
+        [f"anki-number#{s}" for s in range(4)] * 2 + ["anki-fixed"] * 2 + ["anki-order#0"] * 2
+    )  # a question that only shuffles its steps: one note, under its seed 0
 
 
 def test_fields_carry_the_prompt_the_key_the_worked_solution_and_the_mistakes(tmp_path, pack):
@@ -96,6 +111,15 @@ def test_fields_carry_the_prompt_the_key_the_worked_solution_and_the_mistakes(tm
     japanese = notes(export(tmp_path, pack, "ja.apkg", "--lang", "ja"))
     [(_, _, front_ja, back_ja, _)] = [n for n in japanese.values() if n[1] == "anki-number#2"]
     assert '<span class="math inline">\\(p_1\\)</span> は？' in front_ja and "<b>答え：</b>" in back_ja and "よくある誤り" in back_ja
+
+
+def test_a_critical_pair_reads_as_the_steps_swapped_never_as_item_ids(tmp_path, pack):
+    found = notes(export(tmp_path, pack, "deck.apkg", "--lang", "both"))
+    [(_, _, _, back, _)] = [n for n in found.values() if n[1] == "anki-order#0" and "lang::en" in n[4]]
+    assert "<li><b>masked after the softmax</b> (“Softmax” before “Apply the mask”): Rows no longer sum to one.</li>" in back
+    assert "mask_after_softmax" not in back and "[softmax, mask]" not in back
+    [(_, _, _, back_ja, _)] = [n for n in found.values() if n[1] == "anki-order#0" and "lang::ja" in n[4]]
+    assert "(「マスクを適用」より前に「ソフトマックス」)" in back_ja
 
 
 def test_guids_are_stable_from_id_seed_and_language_and_files_are_byte_identical(tmp_path, pack):

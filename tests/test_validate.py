@@ -136,6 +136,35 @@ def test_a_misspelt_field_and_a_broken_entry_do_not_hide_the_other_faults(capsys
     ]  # `s` is known, `answer` not missing, `{{ answer }}` not unknown: nothing in the typos' wake
 
 
+def test_order_item_ids_and_critical_pairs_are_checked_where_written(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: steps
+        type: order
+        topic: implementation
+        refs: [E2]
+        prompt: {en: Order the steps., ja: 手順を並べてください。}
+        items:
+          - {id: scores, text: {en: Scores, ja: スコア}}
+          - {id: mask, text: {en: Mask, ja: マスク}}
+          - {id: mask, text: {en: Softmax, ja: ソフトマックス}}
+        critical:
+          - {pair: [mask, scores], name: late, label: {en: late, ja: 遅い}, feedback: {en: No., ja: いいえ。}}
+          - {pair: [scores, scorse], name: typo, label: {en: typo, ja: 誤字}, feedback: {en: No., ja: いいえ。}}
+          - {pair: [scores, scores], name: same, label: {en: same, ja: 同じ}, feedback: {en: No., ja: いいえ。}}
+        explanation: {en: Scores first., ja: スコアが先。}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert found == [
+        (9, "error", "steps: items[2]: item id 'mask' is already used by an item above; ids must be unique"),
+        (12, "error", "steps: critical pair typo names unknown item ids: scorse (did you mean 'scores'?); the item ids are scores, mask"),
+        (13, "error", "steps: a critical pair needs two different item ids, [first, then]; this one names 'scores' twice"),
+    ]
+
+
 def test_the_summary_counts_in_words(capsys, tmp_path):
     path = write(tmp_path, "id: one\ntype: truefalse\ntopic: scaling\nprompt: p\nanswer: maybe\n")
     assert main(["validate", str(path)]) == 1

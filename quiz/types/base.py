@@ -124,6 +124,11 @@ class QuestionType(ABC):
         """The question's named mistakes with what each gives in this variant (none by default)."""
         return []
 
+    def mistake_shown(self, variant: Variant, mistake: Mistake, lang: str) -> str:
+        """What `mistake` gives as a learner reads it (Markdown), for study cards: its value by
+        default; a type whose values are internal ids says it in the question's own words."""
+        return mistake.shown
+
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """Problems with this variant's answer key that only this type can see."""
         return iter(())

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import INVALID, Marks, Where, describe, located
+from quiz.format.convert import INVALID, Marks, Where, describe, did_you_mean, located
 from quiz.format.diagnostics import Report
 from quiz.format.model import ID_PATTERN, INTERNAL, QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
@@ -85,7 +85,7 @@ class CriticalPair:
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if len(self.pair) == 2 and self.pair[0] == self.pair[1]:
-            error_at(where, raw, "pair", "a critical pair names two different item ids: [first, then]", report)
+            error_at(where, raw, "pair", f"a critical pair needs two different item ids, [first, then]; this one names '{self.pair[0]}' twice", report)
         if not ID_PATTERN.fullmatch(self.name):
             error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
 
@@ -104,14 +104,16 @@ class OrderQuestion(QuestionBase):
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
         ids = [item.id for item in self.items if item.id is not None]
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
-        if duplicates:
-            error_at(where, raw, "items", f"item ids must be unique: {', '.join(duplicates)}", report)
+        seen: set[str] = set()
+        for index, item in enumerate(self.items):
+            if item.id is not None and item.id in seen:  # reported at the second use, where the slip is
+                report.error(located(self, "items", index) or where.location(), f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique")
+            seen.add(item.id)  # type: ignore[arg-type]
         for pair in self.critical:
-            unknown = [i for i in pair.pair if i not in ids]
+            unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
             if unknown:
-                known = ", ".join(ids) or "no item has an id"
-                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)} ({known})"
+                known = f"the item ids are {', '.join(dict.fromkeys(ids))}" if ids else "no item has an id: write {id: mask, text: ...}"
+                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)}; {known}"
                 report.error(located(pair, "pair") or where.location(), message)
 
 
@@ -224,6 +226,12 @@ class OrderType(QuestionType):
         """Each critical pair: its value is the two steps the wrong way round, [then, first]."""
         pairs = variant.question.critical  # type: ignore[attr-defined]
         return [Mistake(p.name, p.label, [p.pair[1], p.pair[0]], f"[{p.pair[1]}, {p.pair[0]}]", p.cap, p.feedback) for p in pairs]
+
+    def mistake_shown(self, variant: Variant, mistake: Mistake, lang: str) -> str:
+        """The two steps the wrong way round, by their texts: learners never see item ids."""
+        text = {item.id: item.text for item in variant.question.items}  # type: ignore[attr-defined]
+        then, first = mistake.value
+        return tr("anki.steps_swapped", lang, then=variant.text(text[then], lang), first=variant.text(text[first], lang))
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""

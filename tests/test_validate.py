@@ -165,6 +165,29 @@ def test_order_item_ids_and_critical_pairs_are_checked_where_written(capsys, tmp
     ]
 
 
+def test_a_shuffled_option_pointing_at_others_by_place_is_a_warning_saying_what_to_add(capsys, tmp_path):
+    option = "    - {{text: {{en: {text}, ja: {ja}}}}}\n"
+    pack = "".join(
+        f"- id: {qid}\n  type: {kind}\n  topic: scaling\n  refs: [B1]\n{extra}  prompt: {{en: Why?, ja: なぜ？}}\n"
+        "  explanation: {en: Variance., ja: 分散。}\n  options:\n"
+        "    - {text: {en: Keep the variance near one, ja: 分散を 1 付近に保つ}, correct: true}\n"
+        + option.format(text=text, ja=ja)
+        for qid, kind, extra, text, ja in [
+            ("nota", "choice", "", "None of the above", "上記のいずれでもない"),
+            ("both", "multi", "", '"Both a) and b)"', '"a) と b) の両方"'),
+            ("kept", "choice", "  shuffle: false\n", "None of the above", "上記のいずれでもない"),
+            ("plain", "choice", "", "Weight above the diagonal", "対角より上の重み"),
+        ]
+    )
+    path = write(tmp_path, pack)
+    code, found = validate(capsys, path)
+    advice = "but options are shown shuffled; add `shuffle: false` to keep the order written"
+    assert code == 0 and found == [
+        (9, "warning", f"nota: options[1] says 'None of the above', {advice}"),
+        (18, "warning", f"both: options[1] says 'a) and b)', {advice}"),
+    ]  # shuffle: false keeps the order written; 'above the diagonal' points at no option
+
+
 def test_the_summary_counts_in_words(capsys, tmp_path):
     path = write(tmp_path, "id: one\ntype: truefalse\ntopic: scaling\nprompt: p\nanswer: maybe\n")
     assert main(["validate", str(path)]) == 1

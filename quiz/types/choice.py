@@ -32,7 +32,7 @@ class ChoiceQuestion(Parametric, QuestionBase):
         return self.shuffle
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options)
+        options.check_options(where, raw, report, self.options, self.shuffle)
         marked = sum(o.correct for o in self.options)
         if self.answer is None and marked != 1:
             error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)

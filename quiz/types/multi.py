@@ -31,7 +31,7 @@ class MultiQuestion(QuestionBase):
         return self.shuffle
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options)
+        options.check_options(where, raw, report, self.options, self.shuffle)
         if not any(o.correct for o in self.options):
             error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any, Final
 
 from quiz.answers import Invalid
-from quiz.format.convert import Where
+from quiz.format.convert import Where, located
 from quiz.format.diagnostics import Report
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
 from quiz.format.yaml_source import YamlMap
@@ -24,8 +25,27 @@ def letter(index: int) -> str:
     return chr(ord("a") + index)
 
 
-def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...]) -> None:
-    """Unique, well-formed option ids (each problem reported); the field's limits bound how many."""
+BY_PLACE: Final = re.compile(
+    r"\b(?:\w+ )?of the (?:above|below)\b|\bthan the (?:above|below|others)\b|\b(?:none|all|both|neither) of these\b"
+    r"|\b[a-z]\) (?:and|or) [a-z]\)|上記|以上のいずれ|以上のすべて|いずれでもない",
+    re.IGNORECASE,
+)
+"""Option texts that point at other options by place or letter ("none of the above", "a) and b)"):
+they read wrongly once the options are shuffled."""
+
+
+def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], shuffled: bool) -> None:
+    """Unique, well-formed option ids (each problem reported); the field's limits bound how many.
+
+    A shuffled option that points at others by place gets a warning: packs written before
+    options were shuffled kept "none of the above" last, and `shuffle: false` keeps it there.
+    """
+    if shuffled:
+        for index, option in enumerate(options):
+            said = next((m.group(0) for _, text in option.text.items() if (m := BY_PLACE.search(text))), None)
+            if said is not None:
+                at = located(option, "text") or where.location()
+                report.warning(at, f"options[{index}] says '{said}', but options are shown shuffled; add `shuffle: false` to keep the order written")
     ids = option_ids(options)
     for i in ids:
         if not ID_PATTERN.fullmatch(i):

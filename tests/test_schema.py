@@ -112,3 +112,23 @@ def test_list_limits_agree_too(validator, tmp_path):
         path.write_text(yaml.safe_dump(question), encoding="utf-8")
         bank = load_bank([path])
         assert bank.report.errors and question["id"] not in bank.questions
+
+
+def test_order_item_ids_and_critical_pairs_agree_too(validator, tmp_path):
+    base = {"id": "o", "type": "order", "topic": "implementation", "prompt": "p", "explanation": "e"}
+    items = [{"id": "mask", "text": "Mask"}, {"id": "softmax", "text": "Softmax"}]
+    pair = {"pair": ["mask", "softmax"], "name": "late", "feedback": "f"}
+    cases = [
+        ({"items": items, "critical": [pair]}, True),
+        ({"items": [{"id": "Mask Step", "text": "Mask"}, "Softmax"]}, False),
+        ({"items": items, "critical": [{**pair, "cap": 1}]}, False),
+        ({"items": items, "critical": [{**pair, "pair": ["mask"]}]}, False),
+        ({"items": items, "critical": [{**pair, "colour": "red"}]}, False),
+    ]
+    for change, valid in cases:
+        question = {**base, **change}
+        assert validator.is_valid(question) is valid, change
+        path = tmp_path / "o.yaml"
+        path.write_text(yaml.safe_dump(question), encoding="utf-8")
+        bank = load_bank([path])
+        assert (bank.report.errors == [] and "o" in bank.questions) is valid, (change, [str(e) for e in bank.report.errors])

@@ -63,7 +63,10 @@ class OrderItem:
                 Text.json_schema(),
                 {
                     "type": "object",
-                    "properties": {"id": {"type": "string"}, "text": Text.json_schema()},
+                    "properties": {
+                        "id": {"type": "string", "pattern": f"^{ID_PATTERN.pattern}$", "description": "A short id a critical pair names, such as mask."},
+                        "text": Text.json_schema(),
+                    },
                     "required": ["text"],
                     "additionalProperties": False,
                 },

@@ -215,6 +215,8 @@ class QuestionScreen(QuizScreen):
         if self.answered:
             return
         widget = self.query_one(AnswerWidget)
+        if widget.prepare():  # it grades off the event loop and posts Submitted when ready
+            return
         response = widget.response()
         if isinstance(response, Invalid):
             self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded

@@ -8,9 +8,12 @@ and the session seed, and text cursors do not blink, so the pictures are stable.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, OptionList
+from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import fixture_bank
 from pilot_waits import settle
@@ -30,6 +33,7 @@ QUESTIONS = {
     "order": "fx-order#1",
     "truefalse": "fx-truefalse",
     "explain": "fx-explain",
+    "code": "fx-code#1",
 }
 
 
@@ -41,6 +45,8 @@ async def steady(pilot: Pilot) -> None:
     """No blinking cursor in the picture, and nothing still being mounted or laid out."""
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
+    for area in pilot.app.screen.query(TextArea):
+        area.cursor_blink = False
     await settle(pilot)
 
 
@@ -130,6 +136,24 @@ def test_topic_picker_with_counts(snap_compare, lang, size):
         await steady(pilot)
 
     assert snap_compare(app_for(lang), terminal_size=size, run_before=pick)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_checklist(snap_compare, lang, size):
+    """A code answer missing the 1/√dₖ scale, checked in the real sandbox: verdict, checklist, mistake."""
+    wrong = (Path(__file__).parent / "code_solutions" / "attention" / "missing_scale.py").read_text(encoding="utf-8")
+
+    async def check(pilot: Pilot) -> None:
+        pilot.app.screen.query_one("#code-editor", TextArea).select_all()
+        pilot.app.post_message(events.Paste(wrong))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang, QUESTIONS["code"]), terminal_size=size, run_before=check)
 
 
 @pytest.mark.parametrize("size", SIZES)

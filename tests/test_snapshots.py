@@ -15,12 +15,13 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, TextArea
 
-from fixture_bank import fixture_bank
+from fixture_bank import code_fixture_bank, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 BANK = fixture_bank()
+CODE_BANK = code_fixture_bank()
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 LAYOUT_SIZES = [*SIZES, pytest.param((60, 16), id="60x16")]
 LANGS = ["en", "ja"]
@@ -33,12 +34,11 @@ QUESTIONS = {
     "order": "fx-order#1",
     "truefalse": "fx-truefalse",
     "explain": "fx-explain",
-    "code": "fx-code#1",
 }
 
 
-def app_for(lang: str, key: str | None = None):
-    return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=BANK)
+def app_for(lang: str, key: str | None = None, bank=BANK):
+    return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=bank)
 
 
 async def steady(pilot: Pilot) -> None:
@@ -138,6 +138,13 @@ def test_topic_picker_with_counts(snap_compare, lang, size):
     assert snap_compare(app_for(lang), terminal_size=size, run_before=pick)
 
 
+@pytest.mark.parametrize("size", LAYOUT_SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_question(snap_compare, lang, size):
+    """The editor with the starter, highlighted, under the question; Ctrl+S and F9 in the footer."""
+    assert snap_compare(app_for(lang, "fx-code#1", CODE_BANK), terminal_size=size, run_before=steady)
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_code_checklist(snap_compare, lang, size):
@@ -153,7 +160,7 @@ def test_code_checklist(snap_compare, lang, size):
         await settle(pilot)
         await steady(pilot)
 
-    assert snap_compare(app_for(lang, QUESTIONS["code"]), terminal_size=size, run_before=check)
+    assert snap_compare(app_for(lang, "fx-code#1", CODE_BANK), terminal_size=size, run_before=check)
 
 
 @pytest.mark.parametrize("size", SIZES)

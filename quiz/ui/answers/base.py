@@ -32,6 +32,8 @@ class AnswerWidget(Vertical):
     DEFAULT_CLASSES = "answer"
     HELP: ClassVar[str] = ""
     """Catalogue key of the help screen's paragraph on how to give this kind of answer."""
+    ENTER_SUBMITS: ClassVar[bool] = True
+    """Enter submits the answer, so the footer may leave Ctrl+S out; in a code editor Enter is a new line."""
 
     class Changed(Message):
         """The learner changed the answer (typed, picked, ticked or moved something)."""

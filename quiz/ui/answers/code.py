@@ -1,11 +1,14 @@
 """The answer input of code questions: a Python editor whose checks run off the event loop.
 
-The editor starts from the learner's draft, or the question's starter. Every change is saved as
-the draft (`quiz.practice.drafts`), so a crash loses nothing typed. Ctrl+S asks the screen to
-submit; the screen first calls `prepare`, which runs the checks in a thread worker (the sandbox
-takes from a fraction of a second to the time limit) while the app stays responsive, and posts
-`Submitted` when they are done, so the screen grades a response that is already computed. A
-file that cannot be run is shown here at its line and nothing is recorded. F7 opens the code
+The editor starts from the learner's draft, or the question's starter. Every change is handed to
+a `DraftSaver`, which commits it to the history file on a thread of its own (or, while that file
+cannot be used, to a file the learner is told about), so a crash loses nothing typed.
+
+Ctrl+S asks the screen to submit; the screen first calls `prepare`, which runs the checks in a
+thread worker (the sandbox takes from a fraction of a second to its time limit) while the app
+stays responsive, and posts `Submitted` when they are done, so the screen grades a response that
+is already computed. A file that cannot be run is shown here at its line and nothing is
+recorded. Leaving the question or quitting stops a run and kills its process. F9 opens the code
 in `$EDITOR` with the app suspended and loads it back on return.
 """
 
@@ -23,12 +26,13 @@ from typing import Any, Final
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
 from quiz.answers import Invalid
-from quiz.code import get_task
 from quiz.i18n import tr
-from quiz.practice.drafts import MAX_DRAFT_BYTES, load_draft, save_draft
+from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
 from quiz.types.code import CodeAnswer, run_answer, starter_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.translate import with_group_title
@@ -37,6 +41,8 @@ from quiz.variants.variant import Variant
 EDITOR_VARIABLE: Final = "EDITOR"
 STOP_WAIT_SECONDS: Final = 2.0
 """How long leaving waits for a stopped run to kill and reap its child (it takes about 50 ms)."""
+SAVE_WAIT_SECONDS: Final = 5.0
+"""How long leaving waits for the last draft to be committed (a locked history file waits up to 5 s)."""
 
 
 @dataclass(frozen=True)
@@ -48,18 +54,28 @@ class _Run:
 
 
 class CodeEditorAnswer(AnswerWidget):
-    """Write the function in an editor pane; Ctrl+S runs the checks, F7 opens your own editor."""
+    """Write the function in an editor pane; Ctrl+S runs the checks, F9 opens your own editor."""
 
-    # priority: the TextArea inside binds F7 to "select all", and the learner's own editor wins.
-    BINDINGS = [Binding("f7", "external_editor", "ui.key_editor", priority=True)]
+    HELP = "ui.help_answer_code"
+    ENTER_SUBMITS = False
+    # F9: the TextArea inside takes F6 and F7 (select line, select all) and the screen F2 to F7.
+    BINDINGS = [Binding("f9", "external_editor", "ui.key_editor")]
+
+    class DraftNoted(Message):
+        """The draft saver's word on a save, from its thread (None: saved in the history file)."""
+
+        def __init__(self, note: DraftNote | None) -> None:
+            super().__init__()
+            self.note = note
 
     def __init__(self, variant: Variant, lang: str) -> None:
         super().__init__(variant, lang)
         self._run: _Run | None = None  # the checks running now
         self._ready: tuple[str, CodeAnswer] | None = None  # the checked source and its answer
         self._sealed = False
-        self._save_due = False
-        self._draft_problem: str | None = None
+        self._store = DraftStore()
+        self._saver: DraftSaver | None = None
+        self._note: str | None = None  # the draft note last shown, in English, so it is said once
 
     @property
     def question_id(self) -> str:
@@ -71,28 +87,31 @@ class CodeEditorAnswer(AnswerWidget):
         return self._run is not None
 
     def compose(self) -> ComposeResult:
-        draft = load_draft(self.question_id)
-        self._draft_problem = draft.problem
-        text = draft.text if draft.text is not None else starter_of(self.variant)
-        functions = ", ".join(f.signature.removeprefix("def ") for f in get_task(self.variant.question.task).functions)
-        yield Static(tr("ui.code_help", self.lang, functions=functions), id="code-help", markup=False)
-        # Kept as an attribute: the text is still read (to save it) after the pane is unmounted.
+        loaded = self._store.load(self.question_id)
+        self._show_note(loaded.note)
+        text = loaded.text if loaded.text is not None else starter_of(self.variant)
+        # Kept as an attribute: the text is still read after the pane is unmounted.
         self.editor = TextArea.code_editor(text, language="python", id="code-editor")
         yield with_group_title(self.editor, self.lang)
         yield Static(id="code-status", markup=False)
 
     def on_mount(self) -> None:
-        self.editor.focus(scroll_visible=False)
         self._say("")
-        if self._draft_problem:
-            self.notify(tr("ui.code_draft_unreadable", self.lang, problem=self._draft_problem), severity="warning", timeout=10)
+        self._saver = DraftSaver(self._store, self.question_id, lambda note: self.post_message(self.DraftNoted(note)))
 
     def on_unmount(self) -> None:
-        # Leaving the question or quitting: the child process must not outlive the app, so wait
-        # (briefly) until the stopped run has killed it.
+        # Leaving the question or quitting: the child process must not outlive the app, and the
+        # last keys typed must reach the disk, so wait (briefly) for both.
         self._stop_checks(wait=True)
-        if self._save_due:
-            self._save_draft()
+        if self._saver is not None:
+            self._saver.close(SAVE_WAIT_SECONDS)
+        self._store.close()
+
+    def input_widget(self) -> Widget:
+        return self.editor
+
+    def typed(self) -> str | None:
+        return self.editor.text
 
     # -- the draft --------------------------------------------------------------------------
 
@@ -100,21 +119,22 @@ class CodeEditorAnswer(AnswerWidget):
     def _changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self._ready = None
-        # The pane takes the keys itself, so they never reach on_key: bring it into view here
-        # (a question opens at its prompt, and on a short terminal the pane starts below it).
-        self.editor.scroll_visible(animate=False)
-        if not self._save_due:  # one save per frame, however many keys arrived in it
-            self._save_due = True
-            self.call_after_refresh(self._save_draft)
+        if self._saver is not None:
+            self._saver.save(self.editor.text)
+        self.post_message(self.Changed())
 
-    def _save_draft(self) -> None:
-        if not self._save_due:
-            return
-        self._save_due = False
-        problem = save_draft(self.question_id, self.editor.text)
-        if problem is not None and problem != self._draft_problem:
-            self.notify(tr("ui.code_draft_not_saved", self.lang, problem=problem), severity="error", timeout=10)
-        self._draft_problem = problem
+    @on(DraftNoted)
+    def _draft_noted(self, event: DraftNoted) -> None:
+        event.stop()
+        self._show_note(event.note)
+
+    def _show_note(self, note: DraftNote | None) -> None:
+        """Say a note about the draft once, until a save says something else."""
+        said = note.message() if note is not None else None
+        if note is not None and said != self._note:
+            severity = "warning" if note.key == "draft_elsewhere" else "error"
+            self.notify(note.message(self.lang), severity=severity, timeout=15)
+        self._note = said
 
     # -- running the checks -----------------------------------------------------------------
 
@@ -127,7 +147,6 @@ class CodeEditorAnswer(AnswerWidget):
             return False
         if self.running:
             return True
-        self._save_draft()
         self._run = _Run()
         self.editor.read_only = True  # what is checked is what is on screen
         self._say(tr("ui.code_running", self.lang))
@@ -154,7 +173,6 @@ class CodeEditorAnswer(AnswerWidget):
             self.editor.read_only = False
             self._say(result.message(self.lang), error=True)
             self.editor.focus(scroll_visible=False)
-            self.query_one("#code-status").scroll_visible(animate=False)
             return
         self._ready = (source, result)
         self._say("")
@@ -174,6 +192,7 @@ class CodeEditorAnswer(AnswerWidget):
         return self._ready[1]
 
     def seal(self) -> None:
+        # Read-only rather than disabled: the code that was graded stays readable beside its checklist.
         self._sealed = True
         self._stop_checks()
         self._say("")
@@ -199,7 +218,6 @@ class CodeEditorAnswer(AnswerWidget):
         if not command:
             self.notify(tr("ui.code_no_editor", self.lang), severity="warning")
             return
-        self._save_draft()
         with tempfile.TemporaryDirectory(prefix="quiz-edit-") as folder:
             path = Path(folder) / f"{self.question_id}.py"
             path.write_text(self.editor.text, encoding="utf-8")
@@ -215,26 +233,14 @@ class CodeEditorAnswer(AnswerWidget):
             if status != 0:
                 self.notify(tr("ui.code_editor_status", self.lang, editor=command[0], status=status), severity="warning")
                 return
-            text = _read_back(path)
-        if isinstance(text, Invalid):
-            self.notify(text.message(self.lang), severity="error")
-            return
+            try:
+                text, _ = read_draft_text(path)
+            except (OSError, ValueError) as exc:
+                reason = getattr(exc, "strerror", None) or str(exc)
+                self.notify(tr("ui.code_reload_failed", self.lang, reason=reason), severity="error")
+                return
         if text != self.editor.text:
-            self.editor.load_text(text)
-            self._save_due = True
-            self._save_draft()
+            # One edit over the whole text, so Ctrl+Z takes the editor's changes back; the
+            # TextArea's Changed saves the draft.
+            self.editor.replace(text, (0, 0), self.editor.document.end)
         self.editor.focus(scroll_visible=False)
-
-
-def _read_back(path: Path) -> str | Invalid:
-    """The file the editor saved, or why it cannot be loaded into the pane."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return Invalid("ui.code_reload_failed", {"reason": exc.strerror or str(exc)})
-    if len(raw) > MAX_DRAFT_BYTES:
-        return Invalid("ui.code_reload_failed", {"reason": f"larger than {MAX_DRAFT_BYTES:,} bytes"})
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return Invalid("ui.code_reload_failed", {"reason": f"not UTF-8 text (byte {exc.start})"})

@@ -103,7 +103,9 @@ class QuestionScreen(QuizScreen):
         return self.has_class("-tiny") or self.has_class("-short")
 
     def footer_omits(self) -> frozenset[str]:
-        return frozenset({"submit"})  # Enter submits every kind of answer; the help says so
+        # Enter submits the answer (the help says so), except in a code editor.
+        answers = self.query(AnswerWidget)
+        return frozenset({"submit"}) if not answers or answers.first().ENTER_SUBMITS else frozenset()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only what makes sense now: hints and answers before grading, moving on after."""

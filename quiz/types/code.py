@@ -37,13 +37,13 @@ from quiz.code import (
     run_checks,
     starter_problems,
 )
-from quiz.format.convert import Where
+from quiz.format.convert import Where, located
 from quiz.format.diagnostics import Report
 from quiz.format.model import QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
-from quiz.types.base import QuestionType
+from quiz.types.base import Mistake, Problem, QuestionType
 from quiz.variants.variant import Variant
 
 TASK_IDS: Final = tuple(TASKS)
@@ -189,9 +189,40 @@ def _signatures(variant: Variant) -> str:
     return ", ".join(f"`{f.signature}`" for f in _task(variant).functions)
 
 
+SCAFFOLD = r"""id: <ID>
+type: code
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+time: 300                     # seconds a candidate should need (a mock interview plans with it)
+# The function to write, from the fixed list of tasks (`quiz schema` lists them): it fixes the
+# function's name and parameters. A pack never carries code that runs, only which checks to apply.
+task: causal_mask
+# checks: [output, shapes]    # the task's checks to run (default: all of them)
+prompt:
+  en: |-
+    `causal_mask(L, S)` returns the boolean causal mask for L queries and S keys: shape (L, S),
+    `True` where query $i$ may attend to key $j$, that is where $j \le i$.
+  ja: |-
+    `causal_mask(L, S)` は、L 個のクエリと S 個のキーに対する因果マスクを真偽値で返します。
+    形は (L, S) で、クエリ $i$ がキー $j$ に注意してよい所、つまり $j \le i$ の所で `True` です。
+# starter: |                  # the file the candidate starts from (default: the def line)
+#   import numpy as np
+explanation:
+  en: |-
+    `np.arange(S)[None, :] <= np.arange(L)[:, None]` is `True` exactly where $j \le i$.
+  ja: |-
+    `np.arange(S)[None, :] <= np.arange(L)[:, None]` はちょうど $j \le i$ の所で `True` になります。
+"""
+"""What `quiz new --type code` writes: a commented question that passes `quiz validate --strict`."""
+
+
 class CodeType(QuestionType):
     name = "code"
     model = CodeQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "implementation"
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """Reading a file is running it: the checks' outcome, or why the file cannot be run."""
@@ -250,15 +281,26 @@ class CodeType(QuestionType):
             return None
         return render_checklist(response.outcome, lang, name_mistake=False)
 
-    def self_test(self, variant: Variant) -> Iterator[str]:
+    def mistakes(self, variant: Variant) -> list[Mistake]:
+        """The task's modelled mistakes under the question's policy, most common first: the checks
+        name the first one a candidate's outputs match. None has a value of its own to show."""
+        policy = _policy(variant)
+        return [
+            Mistake(m.id, _in_both(mistake_label, m.id), None, "", 0.0, _in_both(mistake_sentence, m.id))
+            for m in _task(variant).mistakes
+            if m.applies(policy)
+        ]
+
+    def self_test(self, variant: Variant) -> Iterator[Problem]:
         """The engine's own outputs, graded as an answer on this variant's inputs, must pass every check."""
         question = _question(variant)
+        at = located(question, "task")
         outcome = grade_engine(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
         failing = [r.check for r in outcome.checks if not r.passed]
         if failing or outcome.score != 1.0:
-            yield f"the engine's own outputs fail the checks {', '.join(failing)}: the answer key does not grade as correct"
+            yield Problem(at, "the engine's own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
         if outcome.misconception is not None:
-            yield f"the engine's own outputs match the mistake {outcome.misconception}"
+            yield Problem(at, "the engine's own outputs match a named mistake", outcome.misconception)
 
 
 TYPE = CodeType()

@@ -14,6 +14,7 @@ from quiz.cli import main
 from quiz.code import get_task
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
+from quiz.history.store import open_history
 from quiz.authoring.selftest import self_test
 from quiz.types.code import CodeAnswer, NotRunnable, run_answer
 from quiz.types.registry import type_of
@@ -107,6 +108,32 @@ def test_a_file_that_cannot_be_run_exits_3_with_its_line_and_records_nothing(cap
     code, out, _ = run(capsys, "grade", "implement-stable-softmax", "--file", str(broken), "--json")
     data = json.loads(out)
     assert code == 3 and data["invalid"] and "Line 4" in data["message"]
+
+
+def test_an_unknown_id_exits_1_before_the_file_is_run(capsys, tmp_path):
+    path = SOLUTIONS / "softmax" / "reference.py"
+    code, out, err = run(capsys, "grade", "implement-stable-softmx#2", "--file", str(path))
+    assert (code, out) == (1, "") and "implement-stable-softmx" in err and "implement-stable-softmax" in err
+
+
+def test_record_keeps_the_graded_file_in_history_and_a_file_that_cannot_run_records_nothing(capsys, tmp_path):
+    wrong = SOLUTIONS / "softmax" / "unstable_softmax.py"
+    code, out, err = run(capsys, "grade", "implement-stable-softmax#4", "--file", str(wrong), "--record", "--mode", "mock", "--seconds", "400", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["misconception"] == "unstable_softmax" and data["not_saved"] is None
+    broken = tmp_path / "solution.py"
+    broken.write_text("def softmax(x, axis=-1):\n    return (\n", encoding="utf-8")
+    assert run(capsys, "grade", "implement-stable-softmax#4", "--file", str(broken), "--record")[0] == 3
+    history = open_history()
+    try:
+        [attempt] = history.attempts()
+    finally:
+        history.close()
+    assert attempt.id == data["attempt_id"] and attempt.key == "implement-stable-softmax#4"
+    assert (attempt.mode, attempt.misconception, attempt.score) == ("mock", "unstable_softmax", data["score"])
+    assert attempt.response == wrong.read_text(encoding="utf-8")  # the file as it was graded
+    assert attempt.duration_ms == 400_000
 
 
 def test_an_import_that_fails_is_located_in_the_candidates_file(capsys, tmp_path):

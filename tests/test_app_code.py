@@ -15,9 +15,10 @@ from textual.drivers.headless_driver import HeadlessDriver
 from textual.widgets import Markdown, Static, TextArea
 
 from fixture_bank import code_fixture_bank
+from history_records import stored_draft
 from pilot_waits import settle
 from quiz.bank import Selection
-from quiz.history.store import history_path, open_history
+from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answers.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
@@ -48,16 +49,6 @@ def text_of(app: QuizApp, selector: str) -> str:
 
 def notes(app: QuizApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
-
-
-def stored_draft(key: str) -> str | None:
-    """The draft as committed to the history file, read through a connection of its own."""
-    history = open_history()
-    try:
-        draft = history.draft(key)
-    finally:
-        history.close()
-    return None if draft is None else draft.text
 
 
 async def paste(pilot, text: str) -> None:

@@ -14,21 +14,12 @@ import threading
 
 import pytest
 
+from history_records import stored_draft
 from quiz import locations
-from quiz.history.store import history_path, open_history
+from quiz.history.store import history_path
 from quiz.practice.drafts import DraftSaver, DraftStore, draft_file
 
 TEXT = "import numpy as np\r\n# 日本語のコメント\ndef softmax(x, axis=-1):\n\treturn x\n"
-
-
-def stored(key: str) -> str | None:
-    """The draft as another connection to the history file reads it: what is committed."""
-    history = open_history()
-    try:
-        draft = history.draft(key)
-    finally:
-        history.close()
-    return None if draft is None else draft.text
 
 
 def damage_history() -> bytes:
@@ -44,7 +35,7 @@ def test_a_saved_draft_is_committed_to_the_history_file_and_loads_back_exactly()
     store = DraftStore()
     assert store.load("implement-sdpa").text is None
     assert store.save("implement-sdpa", TEXT) is None
-    assert stored("implement-sdpa") == TEXT  # committed: another connection sees it at once
+    assert stored_draft("implement-sdpa") == TEXT  # committed: another connection sees it at once
     assert store.save("implement-sdpa", "second") is None
     store.close()
     again = DraftStore()
@@ -74,7 +65,7 @@ def test_a_process_killed_mid_save_leaves_the_old_or_the_new_text_never_a_mix():
     child.send_signal(signal.SIGKILL)
     child.wait()
     child.stdout.close()
-    assert stored("q") in ("a" * 300_000, "b" * 300_000)
+    assert stored_draft("q") in ("a" * 300_000, "b" * 300_000)
 
 
 def test_with_a_damaged_history_file_the_draft_goes_to_a_file_it_names_and_the_history_is_untouched():
@@ -102,7 +93,7 @@ def test_once_the_history_file_works_again_a_newer_file_draft_is_taken_back_into
     store = DraftStore()
     loaded = store.load("implement-sdpa")
     assert (loaded.text, loaded.note) == (TEXT, None)
-    assert stored("implement-sdpa") == TEXT
+    assert stored_draft("implement-sdpa") == TEXT
     assert not draft_file("implement-sdpa").exists()  # its text is in the history file now
     store.close()
 
@@ -131,7 +122,7 @@ def test_a_history_file_locked_mid_session_sends_that_save_to_the_file_and_nothi
     other.execute("ROLLBACK")
     other.close()
     assert store.load("q").text == "second"  # the newer text, taken back into the history file
-    assert stored("q") == "second"
+    assert stored_draft("q") == "second"
     store.close()
 
 
@@ -177,7 +168,7 @@ def test_the_saver_commits_the_latest_text_off_the_callers_thread_and_close_wait
     for n in range(200):
         saver.save(f"text {n}")
     assert saver.close(timeout=10)
-    assert stored("q") == "text 199"
+    assert stored_draft("q") == "text 199"
     assert notes and all(note is None and thread == "draft q" for note, thread in notes)
     assert len(notes) <= 200  # texts typed while a save runs are saved once, as the latest
     store.close()

@@ -15,7 +15,6 @@ overwritten. Problems come back as `DraftNote`s, for the screen to say.
 from __future__ import annotations
 
 import os
-import tempfile
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Final
 
 from quiz import locations
+from quiz.atomic import write_text_atomically
 from quiz.format.model import ID_PATTERN
 from quiz.history.store import BUSY_TIMEOUT_S, History, open_history
 from quiz.history.unavailable import HistoryUnavailable, Unavailable
@@ -225,32 +225,7 @@ def _set_aside(path: Path, why: str) -> str:
 def _write(path: Path, text: str) -> str | None:
     """Write `text` to `path` atomically and durably; a problem in words, or None when written."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        _sync_directory(path.parent)
+        write_text_atomically(path, text)
     except (OSError, ValueError) as exc:  # ValueError: text that cannot be encoded (a lone surrogate)
         return f"{path}: {getattr(exc, 'strerror', None) or exc}"
     return None
-
-
-def _sync_directory(folder: Path) -> None:
-    """Flush the rename itself to disk (a directory entry), where the system allows it."""
-    try:
-        handle = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(handle)
-    except OSError:
-        pass
-    finally:
-        os.close(handle)

@@ -17,6 +17,7 @@ from textual.widgets import Markdown, Static, TextArea
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
 from pilot_waits import settle
+from test_app_layout import assert_footer_keys_whole, footer_keys
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
@@ -78,12 +79,17 @@ async def test_the_editor_opens_on_the_starter_with_python_highlighting_focus_an
         assert footer["Submit"] == "ctrl+s" and footer["Your editor"] == "f9"
 
 
-async def test_on_a_narrow_terminal_the_footer_still_offers_ctrl_s_since_enter_is_a_new_line():
-    app = start("fx-code#2")
-    async with app.run_test(size=(70, 24)) as pilot:
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("width", [60, 80, 100, 120])
+async def test_the_footer_fits_ctrl_s_with_f6_esc_and_f1_at_every_width(width, lang):
+    """Enter is a new line in the editor, so Ctrl+S always shows; F9 does from 80 columns on (the
+    help lists it below), and F5 never: new numbers only redraw the checks' hidden inputs."""
+    app = start("fx-code#2", lang=lang)
+    async with app.run_test(size=(width, 24)) as pilot:
         await settle(pilot)
-        shown = {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
-        assert {"submit", "external_editor"} <= shown
+        shown = {"ctrl+s", "f6", "escape", "f1"} | ({"f9"} if width >= 80 else set())
+        assert_footer_keys_whole(app, shown)
+        assert "f5" not in footer_keys(app) and (width >= 80) == ("f9" in footer_keys(app))
         await pilot.press("end", "enter", "x")
         assert editor(app).text.startswith("import numpy as np\nx\n")  # Enter made a new line
 

@@ -79,7 +79,7 @@ def evidence_text(evidence: Evidence, lang: str = "en") -> str:
         return ""
     tolerance = evidence.tolerance
     rule = tr("code.tolerance_rule", lang, atol=f"{tolerance.atol:g}", rtol=f"{tolerance.rtol:g}", dtype=evidence.dtype)
-    return f"{tr('code.max_error', lang, error=number(evidence.max_error))}; {rule}"
+    return tr("code.separator", lang).join((tr("code.max_error", lang, error=number(evidence.max_error)), rule))
 
 
 def _check_line(result: CheckResult, outcome: CodeOutcome, lang: str) -> str:
@@ -90,7 +90,7 @@ def _check_line(result: CheckResult, outcome: CodeOutcome, lang: str) -> str:
         return line  # the file's error is stated once, below the list
     details = evidence_text(result.evidence, lang)
     if result.shows_mistake:
-        details = f"{details}; {tr('code.shows_mistake', lang)}" if details else tr("code.shows_mistake", lang)
+        details = tr("code.separator", lang).join(part for part in (details, tr("code.shows_mistake", lang)) if part)
     return f"{line}\n    {details}" if details else line
 
 

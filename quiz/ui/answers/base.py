@@ -32,8 +32,6 @@ class AnswerWidget(Vertical):
     DEFAULT_CLASSES = "answer"
     HELP: ClassVar[str] = ""
     """Catalogue key of the help screen's paragraph on how to give this kind of answer."""
-    ENTER_SUBMITS: ClassVar[bool] = True
-    """Enter submits the answer, so the footer may leave Ctrl+S out; in a code editor Enter is a new line."""
 
     class Changed(Message):
         """The learner changed the answer (typed, picked, ticked or moved something)."""
@@ -45,6 +43,11 @@ class AnswerWidget(Vertical):
         super().__init__()
         self.variant = variant
         self.lang = lang
+
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        """The question screen's actions to leave out of the footer with this answer in front of the
+        learner: on a narrow terminal, Ctrl+S, since Enter submits (the help says so)."""
+        return frozenset({"submit"}) if narrow else frozenset()
 
     def prepare(self) -> bool:
         """Start work the response needs before it can be read; True while it runs.

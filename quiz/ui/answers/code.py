@@ -19,6 +19,7 @@ import shlex
 import subprocess
 import tempfile
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -26,6 +27,7 @@ from typing import Any, Final
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
+from textual.containers import ScrollableContainer
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
@@ -53,12 +55,27 @@ class _Run:
     done: threading.Event = field(default_factory=threading.Event)
 
 
+def _keys(bindings: Iterable[Binding]) -> set[str]:
+    """Every key the bindings name (a binding may name several: `home,ctrl+a`)."""
+    return {key for b in bindings for key in b.key.split(",")}
+
+
+_EDITING = [b for b in TextArea.BINDINGS if isinstance(b, Binding) and b.key != "f6"]
+
+
+class CodeArea(TextArea, inherit_bindings=False):
+    """Textual's TextArea without its F6 (select line), which the screen's F6 (next question)
+    overrides anyway; declared, it would also put F6 first in the footer."""
+
+    # Its own keys, then the scrolling keys it inherits and does not redefine (Ctrl+PageUp/PageDown).
+    BINDINGS = [*_EDITING, *(b for b in ScrollableContainer.BINDINGS if isinstance(b, Binding) and not _keys([b]) & _keys(_EDITING))]
+
+
 class CodeEditorAnswer(AnswerWidget):
     """Write the function in an editor pane; Ctrl+S runs the checks, F9 opens your own editor."""
 
     HELP = "ui.help_answer_code"
-    ENTER_SUBMITS = False
-    # F9: the TextArea inside takes F6 and F7 (select line, select all) and the screen F2 to F7.
+    # F9, as the screen takes F2 to F7 and the editor F7 (select all) while the screen's F7 is idle.
     BINDINGS = [Binding("f9", "external_editor", "ui.key_editor")]
 
     class DraftNoted(Message):
@@ -90,8 +107,7 @@ class CodeEditorAnswer(AnswerWidget):
         loaded = self._store.load(self.question_id)
         self._show_note(loaded.note)
         text = loaded.text if loaded.text is not None else starter_of(self.variant)
-        # Kept as an attribute: the text is still read after the pane is unmounted.
-        self.editor = TextArea.code_editor(text, language="python", id="code-editor")
+        self.editor = CodeArea.code_editor(text, language="python", id="code-editor")
         yield with_group_title(self.editor, self.lang)
         yield Static(id="code-status", markup=False)
 
@@ -109,6 +125,11 @@ class CodeEditorAnswer(AnswerWidget):
 
     def input_widget(self) -> Widget:
         return self.editor
+
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        # Enter is a new line here, so Ctrl+S always shows. New numbers only redraw the checks'
+        # inputs, which the learner never sees; on a narrow terminal F9 gives way too.
+        return frozenset({"fresh_variant", "external_editor"}) if narrow else frozenset({"fresh_variant"})
 
     def typed(self) -> str | None:
         return self.editor.text
@@ -197,6 +218,7 @@ class CodeEditorAnswer(AnswerWidget):
         self._stop_checks()
         self._say("")
         self.editor.read_only = True
+        self.add_class("-sealed")
         self.refresh_bindings()
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -102,10 +102,9 @@ class QuestionScreen(QuizScreen):
     def too_small(self) -> bool:
         return self.has_class("-tiny") or self.has_class("-short")
 
-    def footer_omits(self) -> frozenset[str]:
-        # Enter submits the answer (the help says so), except in a code editor.
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
         answers = self.query(AnswerWidget)
-        return frozenset({"submit"}) if not answers or answers.first().ENTER_SUBMITS else frozenset()
+        return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only what makes sense now: hints and answers before grading, moving on after."""

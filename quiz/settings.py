@@ -8,13 +8,12 @@ either the old settings or the new ones, never half a file.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Final
 
 from quiz import locations
+from quiz.atomic import write_text_atomically
 from quiz.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 SETTINGS_FILE: Final = "settings.json"
@@ -54,15 +53,4 @@ def load_settings(path: Path | None = None) -> tuple[Settings, str | None]:
 
 def save_settings(settings: Settings, path: Path | None = None) -> None:
     """Write the settings atomically (temporary file, then rename)."""
-    path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(settings), handle, ensure_ascii=False, indent=2)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text_atomically(path or settings_path(), json.dumps(asdict(settings), ensure_ascii=False, indent=2))

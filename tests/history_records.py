@@ -39,3 +39,13 @@ def open_store(path: Path, *, fuzzing: bool = False, busy_timeout_s: float = 5.0
     history = open_history(path, busy_timeout_s=busy_timeout_s, parameters=Scheduler(enable_fuzzing=fuzzing))
     assert isinstance(history, History), str(history)
     return history
+
+
+def stored_draft(key: str) -> str | None:
+    """The draft of `key` as committed to the learner's history file, read through a connection of its own."""
+    history = open_history()
+    try:
+        draft = history.draft(key)
+    finally:
+        history.close()
+    return None if draft is None else draft.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+import threading
 
 import numpy as np
 import pytest
@@ -273,6 +274,33 @@ def test_a_file_over_the_size_limit_is_not_run():
     error = run_calls("x = 1\n" * 10, [call("f")], limits=Limits(source_chars=20)).load_error
     assert (error.kind, error.detail) == ("too_long", "20")
 
+
+
+def test_a_run_asked_to_stop_ends_soon_and_leaves_no_process(tmp_path):
+    # The app stops a run when the learner quits or moves on: the child must not outlive it.
+    # The child sends its pid through a FIFO; reading it blocks until the child is running.
+    fifo = tmp_path / "pid"
+    os.mkfifo(fifo)
+    source = f"import os, time\nwith open({str(fifo)!r}, 'w') as out:\n    out.write(str(os.getpid()))\ndef f(x):\n    time.sleep(100)\n"
+    stop, pids = threading.Event(), []
+
+    def stop_once_running() -> None:
+        pids.append(int(fifo.read_text()))
+        stop.set()
+
+    stopper = threading.Thread(target=stop_once_running)
+    stopper.start()
+    result = run_calls(source, [call("f")], limits=Limits(cpu_seconds=1, wall_seconds=60, grace_seconds=60), stop=stop)
+    stopper.join()
+    assert result.load_error.kind == "stopped"
+    with pytest.raises(ProcessLookupError):
+        os.kill(pids[0], 0)
+
+
+def test_a_run_stopped_before_it_starts_runs_nothing():
+    stop = threading.Event()
+    stop.set()
+    assert run_calls("def f(x):\n    return x\n", [call("f")], limits=FAST, stop=stop).load_error.kind == "stopped"
 
 
 def test_a_process_that_cannot_start_is_an_error_not_an_exception(tmp_path, monkeypatch):

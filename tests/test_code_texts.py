@@ -7,12 +7,13 @@ import json
 
 import pytest
 
-from quiz.code import CHECKS, TASKS, check_label, check_problems, describe_error, mistake_sentence, outcome_to_json, render_checklist, run_checks
+from quiz.code import CHECKS, TASKS, check_label, check_problems, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist, run_checks
 from quiz.code.sandbox import RunError
 from quiz.i18n import LANGUAGES, catalogue
 
 KINDS = ("syntax", "exception", "exit", "os_exit", "cpu_limit", "wall_limit", "memory", "recursion", "stdin",
-         "refused", "forbidden_import", "missing_function", "not_callable", "too_long", "crash", "ended", "unreadable", "not_started")
+         "refused", "forbidden_import", "missing_function", "not_callable", "too_long", "crash", "ended", "unreadable", "not_started",
+         "stopped")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -93,6 +94,15 @@ def test_the_checklist_of_a_wrong_answer_names_its_mistake_and_evidence():
     japanese = render_checklist(outcome, "ja")
     assert "解答はよくある誤りと一致します：マスクが注意を禁止する位置で True になっています。" in japanese
     assert "2 項目中 0 項目に合格" in japanese
+    unnamed = render_checklist(outcome, "en", name_mistake=False)
+    assert "known mistake" not in unnamed and "matches the mistake named below" in unnamed
+
+
+def test_every_mistake_has_a_short_label_in_both_languages():
+    for lang in LANGUAGES:
+        labels = {m.id: mistake_label(m.id, lang) for task in TASKS.values() for m in task.mistakes}
+        assert all(not label.startswith("code.") and len(label) < 60 for label in labels.values()), lang
+    assert mistake_label("missing_scale", "ja") == "1/√dₖ のスケーリングを忘れた"
 
 
 def test_the_checklist_of_a_file_that_does_not_run_says_so_once_at_its_line():

@@ -80,6 +80,18 @@ def test_the_bundled_bank_composes_a_default_interview():
     assert all(BANK.compiled(q.question_id) is not None for q in plan.questions)
 
 
+def test_code_questions_are_asked_in_mocks_with_their_own_time_budgets():
+    code = {q.id for q in BANK.questions.values() if q.type == "code"}
+    plans = [compose(BANK, MockOptions(minutes=60, seed=seed)) for seed in range(20)]
+    asked = [q for plan in plans for q in plan.questions if q.question_id in code]
+    assert sum(any(q.question_id in code for q in plan.questions) for plan in plans) >= 10
+    assert all(q.budget == BANK.questions[q.question_id].time for q in asked)
+    assert max(q.budget for q in asked) >= 900  # the long ones too (an implementation takes 15 minutes and more)
+    assert len({q.question_id for q in asked}) >= 5  # not always the same one
+    only = compose(BANK, MockOptions(minutes=30, topics=("implementation",), seed=1))
+    assert any(q.question_id in code for q in only.questions)
+
+
 @pytest.mark.parametrize(
     ("options", "key_part"),
     [

@@ -1,6 +1,7 @@
 """The interviewer's sheet: deterministic, complete, and every key on it grades as correct."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ from quiz.render.mathtext import markdown_to_plain
 from quiz.types.registry import type_of
 
 BANK = load_bank()
+SOLUTIONS = Path(__file__).parent / "code_solutions"
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -33,6 +35,12 @@ def test_every_key_printed_on_the_sheet_grades_as_correct(seed):
         if kind.name == "explain":
             assert "**Checklist" in section and section.count("- [ ] ") == len(variant.question.rubric)
             continue
+        if kind.name == "code":  # the key is the checks; a reference solution passes them in the sandbox
+            for check in kind.answer_json(variant, "en")["checks"]:
+                assert f"- {check['label']}" in section
+            reference = (SOLUTIONS / variant.question.task / "reference.py").read_text(encoding="utf-8")
+            assert kind.grade(variant, kind.read(variant, reference)).verdict is Verdict.CORRECT, variant.key
+            continue
         printed = section.split("**Key:** Answer:")[1].split("\n\n**")[0].strip()
         if kind.name in ("choice", "multi"):
             typed = " ".join(re.findall(r"(?:^|; )([a-z])\) ", printed))
@@ -50,7 +58,7 @@ def test_the_sheet_names_the_mistakes_to_listen_for_and_the_follow_ups():
     plan = compose(BANK, MockOptions(minutes=120, seed=1))
     sheet = interviewer_sheet(BANK, plan, "en")
     for variant in plan_variants(BANK, plan):
-        for mistake in getattr(variant.question, "misconceptions", ()):
+        for mistake in type_of(variant.question).mistakes(variant):  # a code task's mistakes too
             assert mistake.label.en in sheet
         for follow_up in variant.question.follow_ups:
             assert f"`{follow_up}`" in sheet

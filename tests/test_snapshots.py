@@ -8,16 +8,20 @@ and the session seed, and text cursors do not blink, so the pictures are stable.
 
 from __future__ import annotations
 
-import pytest
-from textual.pilot import Pilot
-from textual.widgets import Input, OptionList
+from pathlib import Path
 
-from fixture_bank import fixture_bank
+import pytest
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, TextArea
+
+from fixture_bank import code_fixture_bank, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 BANK = fixture_bank()
+CODE_BANK = code_fixture_bank()
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 LAYOUT_SIZES = [*SIZES, pytest.param((60, 16), id="60x16")]
 LANGS = ["en", "ja"]
@@ -33,14 +37,16 @@ QUESTIONS = {
 }
 
 
-def app_for(lang: str, key: str | None = None):
-    return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=BANK)
+def app_for(lang: str, key: str | None = None, bank=BANK):
+    return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=bank)
 
 
 async def steady(pilot: Pilot) -> None:
     """No blinking cursor in the picture, and nothing still being mounted or laid out."""
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
+    for area in pilot.app.screen.query(TextArea):
+        area.cursor_blink = False
     await settle(pilot)
 
 
@@ -130,6 +136,31 @@ def test_topic_picker_with_counts(snap_compare, lang, size):
         await steady(pilot)
 
     assert snap_compare(app_for(lang), terminal_size=size, run_before=pick)
+
+
+@pytest.mark.parametrize("size", LAYOUT_SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_question(snap_compare, lang, size):
+    """The editor with the starter, highlighted, under the question; Ctrl+S and F9 in the footer."""
+    assert snap_compare(app_for(lang, "fx-code#1", CODE_BANK), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_checklist(snap_compare, lang, size):
+    """A code answer missing the 1/√dₖ scale, checked in the real sandbox: verdict, checklist, mistake."""
+    wrong = (Path(__file__).parent / "code_solutions" / "attention" / "missing_scale.py").read_text(encoding="utf-8")
+
+    async def check(pilot: Pilot) -> None:
+        pilot.app.screen.query_one("#code-editor", TextArea).select_all()
+        pilot.app.post_message(events.Paste(wrong))
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang, "fx-code#1", CODE_BANK), terminal_size=size, run_before=check)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -70,7 +70,9 @@ def test_the_widget_registry_knows_no_type_the_core_does_not():
 
 def _bundled_variants():
     bank = load_bank()
-    for question in bank.questions.values():
+    # A code question's answer is a file run in the sandbox, not a key written back as text: its
+    # reference solutions go through `quiz grade --file` in tests/test_code_questions.py.
+    for question in (q for q in bank.questions.values() if q.type != "code"):
         compiled = check_question(question, bank.claims, Report())
         assert compiled is not None
         for seed in range(3):

@@ -75,7 +75,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
         for problem in _check_variant(variant):
             found.add(seed, problem)
     diagnostics = found.diagnostics()
-    if question.is_parametric and seeds > 0:
+    if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
         sample = _sample(compiled)
         diagnostics.extend(_constraint_warnings(compiled, sample))
         variety = _variety(compiled, drawn, rejected, len(tried), sample)

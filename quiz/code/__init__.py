@@ -7,14 +7,15 @@ No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public
 - `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run);
   `grade_engine(task, seed=...)` grades the engine's own outputs, a question's answer-key self-test;
   `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere.
-- `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)` (quiz.code.report).
+- `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)`; `mistake_label` and
+  `mistake_sentence` name a mistake in a few words or a sentence (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
   task's functions with their parameters (quiz.code.starter).
 """
 
 from quiz.code.checks import CHECKS, check_problems
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
-from quiz.code.report import check_label, describe_error, mistake_sentence, outcome_to_json, render_checklist
+from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
 from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
 from quiz.code.sandbox import Limits, RunError
 from quiz.code.spec import Function, Task
@@ -39,6 +40,7 @@ __all__ = [
     "get_task",
     "grade",
     "grade_engine",
+    "mistake_label",
     "mistake_sentence",
     "outcome_to_json",
     "plan",

@@ -25,6 +25,11 @@ def mistake_sentence(mistake: str, lang: str = "en") -> str:
     return tr(f"code.mistake_{mistake}", lang)
 
 
+def mistake_label(mistake: str, lang: str = "en") -> str:
+    """`mistake` in a few words ("forgot the 1/√dₖ scale"), as a question's misconception label."""
+    return tr(f"code.label_{mistake}", lang)
+
+
 def describe_error(error: RunError, lang: str = "en", function: str | None = None) -> str:
     """Why code did not run or return, located at the candidate's line where one is known.
 
@@ -74,7 +79,7 @@ def evidence_text(evidence: Evidence, lang: str = "en") -> str:
         return ""
     tolerance = evidence.tolerance
     rule = tr("code.tolerance_rule", lang, atol=f"{tolerance.atol:g}", rtol=f"{tolerance.rtol:g}", dtype=evidence.dtype)
-    return f"{tr('code.max_error', lang, error=number(evidence.max_error))}; {rule}"
+    return tr("code.separator", lang).join((tr("code.max_error", lang, error=number(evidence.max_error)), rule))
 
 
 def _check_line(result: CheckResult, outcome: CodeOutcome, lang: str) -> str:
@@ -85,16 +90,19 @@ def _check_line(result: CheckResult, outcome: CodeOutcome, lang: str) -> str:
         return line  # the file's error is stated once, below the list
     details = evidence_text(result.evidence, lang)
     if result.shows_mistake:
-        details = f"{details}; {tr('code.shows_mistake', lang)}" if details else tr("code.shows_mistake", lang)
+        details = tr("code.separator", lang).join(part for part in (details, tr("code.shows_mistake", lang)) if part)
     return f"{line}\n    {details}" if details else line
 
 
-def render_checklist(outcome: CodeOutcome, lang: str = "en") -> str:
-    """The outcome as text: one ✓/✗ line per check with its evidence, the matched mistake, the score."""
+def render_checklist(outcome: CodeOutcome, lang: str = "en", *, name_mistake: bool = True) -> str:
+    """The outcome as text: one ✓/✗ line per check with its evidence, the matched mistake, the score.
+
+    name_mistake=False leaves the mistake's sentence to the caller (a question's feedback says it).
+    """
     lines = [_check_line(result, outcome, lang) for result in outcome.checks]
     if outcome.error is not None:
         lines += ["", tr("code.not_run", lang), describe_error(outcome.error, lang)]
-    if outcome.misconception is not None:
+    if outcome.misconception is not None and name_mistake:
         sentence = mistake_sentence(outcome.misconception, lang)
         lines += ["", tr("code.misconception", lang, sentence=sentence)]
     passed = sum(result.passed for result in outcome.checks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -57,6 +58,7 @@ def run_checks(
     policy: Policy | None = None,
     filename: str = "solution.py",
     limits: Limits = Limits(),
+    stop: threading.Event | None = None,
 ) -> CodeOutcome:
     """Run `source`'s functions on the inputs drawn for `seed` and grade them check by check.
 
@@ -64,10 +66,11 @@ def run_checks(
     zero). `filename` is how messages name the file. A check or policy the task does not have
     is a ValueError (an authoring error, which pack validation reports first with
     `check_problems`). Whatever the file does, the result is an outcome: `error` says when it
-    could not be run or imported. Blocks for at most the wall-clock limit and a few seconds.
+    could not be run or imported. Blocks for at most the wall-clock limit and a few seconds;
+    setting `stop` from another thread ends the run at once (a `stopped` error).
     """
     planned = plan(task, seed=seed, checks=checks, policy=policy)
-    run = run_calls(source, planned.calls(), filename=filename, limits=limits)
+    run = run_calls(source, planned.calls(), filename=filename, limits=limits, stop=stop)
     if run.load_error is None:
         return grade(planned, run.calls, output=run.output, truncated=run.output_truncated)
     return CodeOutcome(

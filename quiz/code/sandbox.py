@@ -16,6 +16,8 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unicodedata
 import zipfile
 from collections.abc import Sequence
@@ -26,6 +28,7 @@ import numpy as np
 
 HARNESS = Path(__file__).with_name("harness.py")
 REPORT_BYTES = 1 << 20  # a report is statuses and short messages; anything larger is not ours
+STOP_POLL_SECONDS = 0.05  # how soon a run notices it was asked to stop
 # Numerical libraries start one thread per core unless told otherwise, each with its own
 # buffers: one thread keeps numpy well inside the memory limit and off the other cores.
 CHILD_ENV = {
@@ -74,7 +77,8 @@ class RunError:
     kind: syntax, exception, exit, os_exit, cpu_limit, wall_limit, memory, recursion, stdin,
     refused (process creation and the like), forbidden_import, missing_function, not_callable,
     bad_return, too_long (the source), crash (killed by a signal), ended (exited without results),
-    unreadable (results that cannot be read), not_started (no temporary directory or process).
+    unreadable (results that cannot be read), not_started (no temporary directory or process),
+    stopped (the caller asked the run to stop: the app quit or moved on).
     For bad_return, detail is what was due (array, tuple, numeric, size) and got what came.
     """
 
@@ -137,11 +141,13 @@ def run_calls(
     filename: str = "solution.py",
     limits: Limits = Limits(),
     forbidden_modules: Sequence[str] = ("quiz", "engine"),
+    stop: threading.Event | None = None,
 ) -> RunResult:
     """Run `source` in a child process and make `calls` to its functions, in order.
 
     `filename` is how tracebacks and messages name the file. `forbidden_modules` cannot be
-    imported by the code (the quiz and its engine would give the answers away).
+    imported by the code (the quiz and its engine would give the answers away). Setting `stop`
+    from another thread kills the child within STOP_POLL_SECONDS and gives a `stopped` error.
     """
     if len(source) > limits.source_chars:
         too_long = RunError("too_long", detail=str(limits.source_chars))
@@ -150,7 +156,7 @@ def run_calls(
         with tempfile.TemporaryDirectory(prefix="quiz-code-", ignore_cleanup_errors=True) as workdir:
             work = Path(workdir)
             _write_inputs(work, source, calls, filename, limits, forbidden_modules)
-            stopped = _run_child(work, limits)
+            stopped = _run_child(work, limits, stop)
             return _read_results(work, calls, stopped, limits)
     except OSError as error:  # no temporary space, no process to be had: said, not raised
         not_started = RunError("not_started", detail=printable(str(error), 300))
@@ -193,8 +199,10 @@ def _write_inputs(
     (work / "source.py").write_text(source, encoding="utf-8", errors="replace")
 
 
-def _run_child(work: Path, limits: Limits) -> RunError | None:
+def _run_child(work: Path, limits: Limits, stop: threading.Event | None) -> RunError | None:
     """Run the harness to its end; an error when it was stopped or died before writing a report."""
+    if stop is not None and stop.is_set():
+        return RunError("stopped")
     with open(work / "stdio", "wb") as stdio:  # what the process writes below print(): kept apart, unread
         child = subprocess.Popen(
             [sys.executable, "-I", "-B", str(HARNESS), str(work)],
@@ -206,15 +214,14 @@ def _run_child(work: Path, limits: Limits) -> RunError | None:
             start_new_session=True,  # its own process group, killed as a whole
         )
         try:
-            code = child.wait(timeout=limits.wall_seconds + limits.grace_seconds)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            code = _wait(child, limits.wall_seconds + limits.grace_seconds, stop)
         finally:
             _kill_group(child.pid)
-        if timed_out:
-            code = child.wait()
-    if timed_out:
+        if code is None:
+            child.wait()
+    if code is None:
+        if stop is not None and stop.is_set():
+            return RunError("stopped")
         return RunError("wall_limit", limit=_limit_of("wall_limit", limits))
     if code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU limit's soft and hard signals
         return RunError("cpu_limit", limit=_limit_of("cpu_limit", limits))
@@ -222,6 +229,25 @@ def _run_child(work: Path, limits: Limits) -> RunError | None:
         return RunError("crash", detail=signal.Signals(-code).name if -code in signal.valid_signals() else str(-code))
     if code != 0 or not (work / "report.json").exists():
         return RunError("ended", detail=str(code))
+    return None
+
+
+def _wait(child: subprocess.Popen, seconds: float, stop: threading.Event | None) -> int | None:
+    """The child's exit status, or None when `seconds` passed or `stop` was set first."""
+    if stop is None:
+        try:
+            return child.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return None
+    deadline = time.monotonic() + seconds
+    while not stop.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        try:
+            return child.wait(timeout=min(remaining, STOP_POLL_SECONDS))
+        except subprocess.TimeoutExpired:
+            continue
     return None
 
 

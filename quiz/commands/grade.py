@@ -1,7 +1,9 @@
-"""`quiz grade ID --seed N --answer TEXT [--record]`: grade one answer to one variant.
+"""`quiz grade ID --seed N --answer TEXT` (or `--file PATH`) `[--record]`: grade one answer to one variant.
 
-Exit codes: 0 graded (whatever the score), 3 the answer could not be read, 1 unknown id,
-2 usage error (from argparse), 4 graded but, with --record, not saved (the reason is on stderr).
+A code question's answer is a file: reading it runs the checks on it. Exit codes: 0 graded
+(whatever the score), 3 the answer could not be read (a code file that cannot be run or
+imported), 1 unknown id, 2 usage error (from argparse), 4 graded but, with --record, not saved
+(the reason is on stderr).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quiz.commands import add_variant_arguments
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
     from quiz.variants.variant import Variant
 
 EXIT_INVALID_ANSWER = 3
+MAX_FILE_BYTES = 1 << 20
+"""The largest answer file read; a code question's file is refused well below this."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
@@ -28,12 +33,14 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         parents=parents,
         help="grade one answer to a variant",
         description=(
-            "Grade one answer. Exit 0 when graded, 3 when the answer cannot be read, 1 for an unknown id, "
-            "4 when graded but --record could not save it."
+            "Grade one answer. Exit 0 when graded, 3 when the answer cannot be read (for a code question: "
+            "the file cannot be run or imported), 1 for an unknown id, 4 when graded but --record could not save it."
         ),
     )
     add_variant_arguments(parser)
-    parser.add_argument("--answer", required=True, metavar="TEXT", help="the answer, as a learner would type it")
+    given = parser.add_mutually_exclusive_group(required=True)
+    given.add_argument("--answer", metavar="TEXT", help="the answer, as a learner would type it")
+    given.add_argument("--file", type=Path, metavar="PATH", help="read the answer from a file (a code question's solution.py)")
     parser.add_argument("--hints", type=int, default=0, metavar="N", help="hints used (each costs part of the score)")
     parser.add_argument("--record", action="store_true", help="save the graded attempt in your history")
     parser.add_argument("--mode", choices=MODES, help="with --record: practice (default), mock or review")
@@ -58,18 +65,21 @@ def run(args: argparse.Namespace) -> int:
     if args.seconds is not None and not args.seconds >= 0:
         raise CommandError("--seconds must be a number of seconds, 0 or more", 2)
     variant = find_variant(load(args), args.id, args.seed)
-    response = type_of(variant.question).read(variant, args.answer)
+    kind = type_of(variant.question)
+    text = args.answer if args.file is None else read_answer_file(args.file)
+    response = kind.read(variant, text)
     if isinstance(response, Invalid):
         message = response.message(args.lang)
         if args.json:
             print(json.dumps({"key": variant.key, "invalid": True, "message": message}, ensure_ascii=False))
         else:
-            print(f"quiz: {tr('grade.cannot_read', args.lang, message=message)}", file=sys.stderr)
+            said = f"{args.file}: {message}" if args.file is not None else tr("grade.cannot_read", args.lang, message=message)
+            print(f"quiz: {said}", file=sys.stderr)
         return EXIT_INVALID_ANSWER
     result = grade(variant, response, min(args.hints, len(variant.question.hints)))
-    attempt_id, not_saved = _record(args, variant, result) if args.record else (None, None)
+    attempt_id, not_saved = _record(args, variant, result, text) if args.record else (None, None)
     if args.json:
-        data = result_json(variant, result, args.lang)
+        data = {**result_json(variant, result, args.lang), **kind.graded_json(variant, response, args.lang)}
         if args.record:
             data |= {"attempt_id": attempt_id, "not_saved": not_saved}
         print(json.dumps(data, ensure_ascii=False, indent=2))
@@ -84,14 +94,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _record(args: argparse.Namespace, variant: Variant, result: Result) -> tuple[str | None, str | None]:
+def _record(args: argparse.Namespace, variant: Variant, result: Result, text: str) -> tuple[str | None, str | None]:
     """Save the graded attempt: its id, or why it could not be saved (the grade stands either way)."""
     from quiz.history.graded import attempt_from_grade
     from quiz.history.store import History, open_history
     from quiz.history.unavailable import HistoryUnavailable
 
     mode = args.mode or "practice"
-    attempt = attempt_from_grade(variant, result, response=args.answer, lang=args.lang, mode=mode, seconds=args.seconds)
+    attempt = attempt_from_grade(variant, result, response=text, lang=args.lang, mode=mode, seconds=args.seconds)
     history = open_history()
     if not isinstance(history, History):
         return None, history.message(args.lang)
@@ -102,3 +112,20 @@ def _record(args: argparse.Namespace, variant: Variant, result: Result) -> tuple
     finally:
         history.close()
     return attempt.id, None
+
+
+def read_answer_file(path: Path) -> str:
+    """The text of an answer file; a file that cannot be read stops with exit status 3."""
+    from quiz.commands import CommandError
+
+    try:
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise CommandError(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_INVALID_ANSWER) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise CommandError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes; an answer is far shorter", EXIT_INVALID_ANSWER)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"{path}: not UTF-8 text (byte {exc.start})", EXIT_INVALID_ANSWER) from None

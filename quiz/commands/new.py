@@ -8,7 +8,7 @@ from pathlib import Path
 
 from quiz.commands import CommandError
 
-TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain"
+TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code"
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:

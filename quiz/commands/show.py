@@ -16,11 +16,13 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         description="Print a variant of a question. ID may be a variant key such as softmax-two#7.",
     )
     add_variant_arguments(parser)
-    parser.add_argument(
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
         "--answer",
         action="store_true",
         help="also print the answer, each named mistake's label and value, the hints, the worked values and the explanation",
     )
+    shown.add_argument("--starter", action="store_true", help="print only the file a code question starts from")
     parser.set_defaults(run=run)
 
 
@@ -32,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     from quiz.render.present import answer_details, answer_line, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
+    if args.starter:
+        return print_starter(variant)
     if args.json:
         print(json.dumps(variant_json(variant, args.lang, args.answer), ensure_ascii=False, indent=2))
         return 0
@@ -49,4 +53,16 @@ def run(args: argparse.Namespace) -> int:
         if question.explanation is not None:
             print()
             print(markdown_to_plain(variant.text(question.explanation, args.lang)))
+    return 0
+
+
+def print_starter(variant) -> int:  # noqa: ANN001 - a Variant, imported lazily with the bank
+    """Print the starter as a file (`quiz show ID --starter > solution.py`); exit 1 for a question without one."""
+    from quiz.commands import CommandError
+    from quiz.types.registry import type_of
+
+    starter = type_of(variant.question).starter(variant)
+    if starter is None:
+        raise CommandError(f"{variant.question.id} is a {variant.question.type} question; only code questions have a starter")
+    print(starter, end="" if starter.endswith("\n") else "\n")
     return 0

@@ -46,8 +46,14 @@ class CompiledQuestion:
     """Every text of the question (each language) by its source string."""
 
     def template(self, text: str) -> Template:
+        """The compiled template of one of the question's texts.
+
+        A text from elsewhere (the interface's own, such as a code mistake's label that grading
+        attaches) has no placeholders and renders as written.
+        """
         assert self.templates is not None
-        return self.templates[text]
+        found = self.templates.get(text)
+        return found if found is not None else compile_template(text)
 
 
 def texts_of(obj: object, label: str = "") -> Iterator[tuple[str, Text]]:

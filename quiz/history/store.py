@@ -236,17 +236,18 @@ class History:
             return cards.due_cards(self.connection(), self._scheduler, now)
 
     def draft(self, key: str) -> Draft | None:
-        """What the learner last typed for variant `key` and did not submit, if anything."""
+        """What the learner last typed for `key` and did not submit, if anything. `key` is a variant
+        key, or a question id where the answer does not depend on the variant (a code question's)."""
         with self._reporting():
             return drafts.load_draft(self.connection(), key)
 
     def save_draft(self, key: str, text: str, at_ms: int | None = None) -> None:
-        """Keep `text` as the draft answer to variant `key` (replacing the previous draft)."""
+        """Keep `text` as the draft answer for `key` (replacing the previous draft), committed before returning."""
         with self._reporting(), self._transaction() as connection:
             drafts.save_draft(connection, Draft(key, text, at_ms or now_ms()))
 
     def discard_draft(self, key: str) -> None:
-        """Forget the draft of variant `key` (once its answer is submitted)."""
+        """Forget the draft of `key` (once its answer is submitted)."""
         with self._reporting(), self._transaction() as connection:
             drafts.discard_draft(connection, key)
 

@@ -67,14 +67,15 @@ def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang:
     lines = [f"## {n}. `{variant.key}` · {clock_text(budget)}", "", f"**{tr('mock.sheet_asked', lang)}**", "", _plain(variant.text(question.prompt, lang))]
     if not spoken:
         lines += ["", *(_plain(line) for line in kind.how_to_answer(variant, lang)), "", f"**{tr('mock.sheet_key', lang)}** {answer_line(variant, lang)}"]
-    mistakes = [*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())]
+    mistakes = kind.mistakes(variant)  # misconceptions, critical pairs, a code task's modelled mistakes
     if mistakes:
         lines += ["", f"**{tr('mock.sheet_listen', lang)}**", ""]
         values = variant.misconceptions
         for mistake in mistakes:
             label = _plain(variant.text(mistake.label, lang)) if mistake.label else mistake.name
             value = f" ({tr('mock.sheet_gives', lang)} {format_array_inline(values[mistake.name])})" if mistake.name in values else ""
-            lines.append(f"- **{label}**{value}: {_plain(variant.text(mistake.feedback, lang))}")
+            feedback = f": {_plain(variant.text(mistake.feedback, lang))}" if mistake.feedback else ""
+            lines.append(f"- **{label}**{value}{feedback}")
     if spoken:
         lines += ["", f"**{tr('mock.sheet_model', lang)}**", "", _plain(variant.text(question.model_answer, lang))]  # type: ignore[attr-defined]
         lines += ["", f"**{tr('mock.sheet_checklist', lang)}**", ""]

@@ -96,7 +96,7 @@ def answer_details(variant: Variant, lang: str) -> list[str]:
         for m in mistakes:
             label = _label(variant, m.label, lang) or tr("show.no_label", lang)
             credit = tr("show.credit", lang, credit=f"{m.credit:g}") if m.credit else ""
-            lines.append(f"  {label} ({m.name}{credit}): {m.shown}")
+            lines.append(f"  {label} ({m.name}{credit})" + (f": {m.shown}" if m.shown else ""))
     hints = variant.question.hints
     if hints:
         lines += ["", tr("show.hints_list", lang)]

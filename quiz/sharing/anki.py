@@ -106,9 +106,11 @@ def _card(variant: Variant, lang: str) -> Card:
     if mistakes:
         items = []
         for m in mistakes:  # learners read labels, never a mistake's internal name
-            label = f"<b>{_unwrap(variant_html(variant, m.label, lang))}</b> " if m.label else ""
+            label = f"<b>{_unwrap(variant_html(variant, m.label, lang))}</b>" if m.label else ""
             feedback = _unwrap(variant_html(variant, m.feedback, lang)) if m.feedback else ""
-            items.append(f"<li>{label}({inline_html(kind.mistake_shown(variant, m, lang))}): {feedback}</li>")
+            shown = kind.mistake_shown(variant, m, lang)
+            value = f"({inline_html(shown)})" if shown else ""  # a code task's mistakes have no value
+            items.append(f"<li>{' '.join(part for part in (label, value) if part)}: {feedback}</li>")
         back.append(f'<div class="mistakes"><b>{tr("anki.mistakes", lang)}</b><ul>{"".join(items)}</ul></div>')
     tags = ("attention-quiz", f"topic::{question.topic}", f"type::{question.type}", f"lang::{lang}", *(f"claim::{r}" for r in question.refs))
     return Card(variant.key, lang, front, "".join(back), tags)

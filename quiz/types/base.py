@@ -111,6 +111,14 @@ class QuestionType(ABC):
         """Fields of this type added to the variant's JSON (`quiz show --json`)."""
         return {}
 
+    def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
+        """Fields of this type added to a graded response's JSON (`quiz grade --json`)."""
+        return {}
+
+    def starter(self, variant: Variant) -> str | None:
+        """The file an answer starts from, for types answered by editing one (`quiz show --starter`)."""
+        return None
+
     def rule(self, variant: Variant, lang: str) -> str | None:
         """A grading rule shown under the prompt (the tolerance of numeric types), if any."""
         return None

@@ -6,11 +6,11 @@ from typing import Annotated, Final, Union
 
 from quiz.format.convert import Tagged, converter_for
 from quiz.format.model import QuestionBase
-from quiz.types import choice, explain, matrix, multi, number, order, truefalse, vector
+from quiz.types import choice, code, explain, matrix, multi, number, order, truefalse, vector
 from quiz.types.base import QuestionType
 
 TYPES: Final[dict[str, QuestionType]] = {
-    t.name: t for t in (m.TYPE for m in (number, vector, matrix, choice, multi, order, truefalse, explain))
+    t.name: t for t in (m.TYPE for m in (number, vector, matrix, choice, multi, order, truefalse, explain, code))
 }
 TYPE_NAMES: Final = tuple(TYPES)
 QUESTION_TYPES: Final = tuple(t.model for t in TYPES.values())

@@ -64,8 +64,9 @@ class TranslatedBindings:
 
     lang: str
 
-    def footer_omits(self) -> frozenset[str]:
-        """Actions left out of the footer on a narrow terminal, because another key does them."""
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        """Actions left out of the footer (on a narrow terminal, or always), because another key
+        does them or they matter little here; the help screen still lists them."""
         return frozenset()
 
     @property
@@ -76,7 +77,7 @@ class TranslatedBindings:
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]
-        omitted = self.footer_omits() if narrow else frozenset()
+        omitted = self.footer_omits(narrow)
         return {
             key: active._replace(binding=translate_binding(active.binding, self.lang, narrow))
             for key, active in self.untranslated_bindings.items()

@@ -1,9 +1,10 @@
 """The base of the answer inputs: each reads its own response; the screen grades it.
 
 Messages up: a widget posts `AnswerWidget.Changed` whenever the learner edits the answer, and
-`AnswerWidget.Submitted` when they ask to submit from inside it (Enter, in every kind of answer).
-The screen then calls `response()`, which gives the response the type's grader expects, or an
-`Invalid` saying why none can be read yet. Attributes down: the screen focuses and seals it.
+`AnswerWidget.Submitted` when they ask to submit from inside it (Enter, in every kind of answer),
+or when work started by `prepare()` is done. The screen then calls `response()`, which gives the
+response the type's grader expects, or an `Invalid` saying why none can be read yet. Attributes
+down: the screen focuses and seals it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,19 @@ class AnswerWidget(Vertical):
         super().__init__()
         self.variant = variant
         self.lang = lang
+
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        """The question screen's actions to leave out of the footer with this answer in front of the
+        learner: on a narrow terminal, Ctrl+S, since Enter submits (the help says so)."""
+        return frozenset({"submit"}) if narrow else frozenset()
+
+    def prepare(self) -> bool:
+        """Start work the response needs before it can be read; True while it runs.
+
+        Most inputs read their response at once (False). One that grades off the event loop (a
+        code answer runs in a worker) returns True and posts `Submitted` when it is ready.
+        """
+        return False
 
     def response(self) -> Any | Invalid:
         raise NotImplementedError

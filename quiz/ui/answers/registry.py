@@ -7,6 +7,7 @@ from typing import Final
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.choice import ChoiceAnswer
+from quiz.ui.answers.code import CodeEditorAnswer
 from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.answers.multi import MultiAnswer
 from quiz.ui.answers.numeric import NumericAnswer
@@ -23,6 +24,7 @@ WIDGETS: Final[dict[str, type[AnswerWidget]]] = {
     "order": OrderAnswer,
     "truefalse": TrueFalseAnswer,
     "explain": ExplainAnswer,
+    "code": CodeEditorAnswer,
 }
 
 

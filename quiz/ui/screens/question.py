@@ -102,8 +102,9 @@ class QuestionScreen(QuizScreen):
     def too_small(self) -> bool:
         return self.has_class("-tiny") or self.has_class("-short")
 
-    def footer_omits(self) -> frozenset[str]:
-        return frozenset({"submit"})  # Enter submits every kind of answer; the help says so
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        answers = self.query(AnswerWidget)
+        return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only what makes sense now: hints and answers before grading, moving on after."""
@@ -215,6 +216,8 @@ class QuestionScreen(QuizScreen):
         if self.answered:
             return
         widget = self.query_one(AnswerWidget)
+        if widget.prepare():  # it grades off the event loop and posts Submitted when ready
+            return
         response = widget.response()
         if isinstance(response, Invalid):
             self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded

@@ -69,7 +69,7 @@ class FeedbackView(Vertical):
             if part == "feedback":
                 yield Static(Content(text), classes="option-feedback")
             else:
-                yield Static(Content(text), id=part)
+                yield Static(Content(_indented(text)), id=part)
         yield Static(Content(answer_line(variant, lang)), id="answer-key")
         yield Vertical(id="worked")
 
@@ -107,3 +107,9 @@ class FeedbackView(Vertical):
         title = Static(tr("ui.more_worked", self.lang), classes="section-title", markup=False)
         await self.query_one("#worked").mount_all([title, *worked_parts(self.worked.more, self.variant, self.lang)])
         self.call_after_refresh(title.scroll_visible, top=True, animate=False)
+
+
+def _indented(text: str) -> str:
+    """`text` with each line's leading spaces made non-breaking: wrapping drops ordinary ones, and a
+    code answer's checklist indents each check's evidence under it."""
+    return "\n".join("\u00a0" * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in text.split("\n"))

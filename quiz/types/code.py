@@ -1,0 +1,306 @@
+"""The `code` type: the candidate writes a numpy function; the engine runs fixed checks on it and names the bug.
+
+A pack names a task from `quiz.code.TASKS` (which fixes the functions and their signatures), the
+checks to run and the policy they run under, and may give a starter: all data, nothing that runs.
+Reading a response runs the candidate's file in the sandbox on inputs drawn for the variant's
+seed, so each variant (`id#seed`) tests on its own inputs. A file that cannot be run or imported
+is an Invalid that records nothing, located at the candidate's line; a file that runs scores the
+share of checks passed, and the mistake its outputs match is the misconception, with its label.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from quiz.answers import Invalid
+from quiz.code import (
+    CHECKS,
+    TASKS,
+    CodeOutcome,
+    Limits,
+    RunError,
+    Task,
+    check_label,
+    check_problems,
+    default_starter,
+    describe_error,
+    get_task,
+    grade_engine,
+    mistake_label,
+    mistake_sentence,
+    outcome_to_json,
+    render_checklist,
+    run_checks,
+    starter_problems,
+)
+from quiz.format.convert import Where, located
+from quiz.format.diagnostics import Report
+from quiz.format.model import QuestionBase, Text, doc, error_at
+from quiz.format.yaml_source import YamlMap
+from quiz.grading.result import Result, finish
+from quiz.i18n import tr
+from quiz.types.base import Mistake, Problem, QuestionType
+from quiz.variants.variant import Variant
+
+TASK_IDS: Final = tuple(TASKS)
+CHECK_IDS: Final = CHECKS
+SOURCE_NAME: Final = "solution.py"
+"""How messages name the candidate's file when it has no name of its own (the app's editor)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CodeQuestion(QuestionBase):
+    """Write a function in numpy; fixed checks run it on drawn inputs and name the mistake it makes."""
+
+    type: Literal["code"] = "code"
+    task: Literal[TASK_IDS] = field(metadata=doc("The function kind to write; it fixes the functions' names and parameters."))  # type: ignore[valid-type]
+    checks: tuple[Literal[CHECK_IDS], ...] | None = field(  # type: ignore[valid-type]
+        default=None, metadata=doc("The checks to run, from those the task has (default: all of them).")
+    )
+    policy: dict[str, str] = field(
+        default_factory=dict, metadata=doc("What the checks expect where a choice is stated: empty_rows (zero or nan) for attention and softmax.")
+    )
+    starter: str | None = field(default=None, metadata=doc("The Python the candidate starts from (default: each function's def line)."))
+
+    @property
+    def is_parametric(self) -> bool:
+        """The checks' inputs are drawn afresh for each variant, from its seed."""
+        return True
+
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        task = get_task(self.task)
+        ok = True
+        for problem in check_problems(task.checks, task.policies, self.checks, None):
+            ok = error_at(where, raw, "checks", f"checks: {problem}", report)
+        for problem in check_problems(task.checks, task.policies, None, self.policy):
+            ok = error_at(where, raw, "policy", f"policy: {problem}", report)
+        if self.starter is not None:
+            unsafe = _unsafe_character(self.starter)
+            problems = [unsafe] if unsafe else starter_problems(task, self.starter)
+            for problem in problems:
+                ok = error_at(where, raw, "starter", f"starter: {problem}", report)
+        return ok
+
+
+def _unsafe_character(text: str) -> str | None:
+    """A control or format character (an escape sequence, a bidirectional override), which a
+    starter shown in a terminal or an editor must not carry; None when there is none."""
+    for number, line in enumerate(text.split("\n"), 1):
+        for char in line:
+            if char != "\t" and unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co"):
+                return f"line {number} holds the control character U+{ord(char):04X}; a starter is plain text"
+    return None
+
+
+@dataclass(frozen=True)
+class CodeAnswer:
+    """A candidate's file and what its checks gave: the response a code question grades."""
+
+    source: str
+    outcome: CodeOutcome
+
+
+@dataclass(frozen=True)
+class NotRunnable(Invalid):
+    """A file that could not be run or imported: said at its line, and no attempt is recorded."""
+
+    error: RunError | None = None
+    output: str = ""
+
+    def message(self, lang: str = "en") -> str:
+        if self.error is None:
+            return super().message(lang)
+        lines = [tr("code.cannot_run", lang), describe_error(self.error, lang)]
+        if self.output:
+            lines += [tr("code.printed", lang), self.output.rstrip("\n")]
+        return "\n".join(lines)
+
+
+def _question(variant: Variant) -> CodeQuestion:
+    return variant.question  # type: ignore[no-any-return]
+
+
+def _task(variant: Variant) -> Task:
+    return get_task(_question(variant).task)
+
+
+def starter_of(variant: Variant) -> str:
+    """The file the candidate starts from: the question's starter, or the task's default."""
+    question = _question(variant)
+    return question.starter if question.starter is not None else default_starter(_task(variant))
+
+
+def run_answer(
+    variant: Variant,
+    source: str,
+    *,
+    filename: str = SOURCE_NAME,
+    limits: Limits = Limits(),
+    stop: threading.Event | None = None,
+) -> CodeAnswer | Invalid:
+    """Run the variant's checks on `source` in the sandbox (blocks up to the limits: call it off the
+    event loop); an Invalid when there is nothing to run or the file cannot be run or imported."""
+    if not source.strip():
+        return Invalid("code.empty")
+    if source.strip() == starter_of(variant).strip():
+        return Invalid("code.unchanged_starter")
+    question = _question(variant)
+    outcome = run_checks(
+        question.task,
+        source,
+        seed=variant.seed,
+        checks=question.checks,
+        policy=question.policy,
+        filename=filename,
+        limits=limits,
+        stop=stop,
+    )
+    if not outcome.runnable:
+        return NotRunnable("code.cannot_run", error=outcome.error, output=outcome.output)
+    return CodeAnswer(source, outcome)
+
+
+def _in_both(text_of: Callable[[str, str], str], mistake: str) -> Text:
+    """A mistake's label or sentence as a question text in English and Japanese."""
+    return Text(en=text_of(mistake, "en"), ja=text_of(mistake, "ja"))
+
+
+def _chosen_checks(variant: Variant) -> list[str]:
+    """The checks the question runs, in the task's order."""
+    chosen = _question(variant).checks
+    return [c for c in _task(variant).checks if chosen is None or c in chosen]
+
+
+def _policy(variant: Variant) -> dict[str, str]:
+    """The policy the checks run under: the task's defaults, overridden by the question's."""
+    return {**_task(variant).default_policy(), **_question(variant).policy}
+
+
+def _checks_json(variant: Variant, lang: str) -> list[dict[str, str]]:
+    """Each check's id and learner-facing label."""
+    return [{"id": check, "label": check_label(check, lang, _policy(variant))} for check in _chosen_checks(variant)]
+
+
+def _signatures(variant: Variant) -> str:
+    return ", ".join(f"`{f.signature}`" for f in _task(variant).functions)
+
+
+SCAFFOLD = r"""id: <ID>
+type: code
+# The topic and the claims this question covers (ids from questions/claims.yaml):
+# learners practise by topic or by claim.
+topic: <TOPIC>
+refs: [<CLAIM>]
+time: 300                     # seconds a candidate should need (a mock interview plans with it)
+# The function to write, from the fixed list of tasks (`quiz schema` lists them): it fixes the
+# function's name and parameters. A pack never carries code that runs, only which checks to apply.
+task: causal_mask
+# checks: [output, shapes]    # the task's checks to run (default: all of them)
+prompt:
+  en: |-
+    `causal_mask(L, S)` returns the boolean causal mask for L queries and S keys: shape (L, S),
+    `True` where query $i$ may attend to key $j$, that is where $j \le i$.
+  ja: |-
+    `causal_mask(L, S)` は、L 個のクエリと S 個のキーに対する因果マスクを真偽値で返します。
+    形は (L, S) で、クエリ $i$ がキー $j$ に注意してよい所、つまり $j \le i$ の所で `True` です。
+# starter: |                  # the file the candidate starts from (default: the def line)
+#   import numpy as np
+explanation:
+  en: |-
+    `np.arange(S)[None, :] <= np.arange(L)[:, None]` is `True` exactly where $j \le i$.
+  ja: |-
+    `np.arange(S)[None, :] <= np.arange(L)[:, None]` はちょうど $j \le i$ の所で `True` になります。
+"""
+"""What `quiz new --type code` writes: a commented question that passes `quiz validate --strict`."""
+
+
+class CodeType(QuestionType):
+    name = "code"
+    model = CodeQuestion
+    scaffold = SCAFFOLD
+    scaffold_topic = "implementation"
+
+    def read(self, variant: Variant, text: str) -> Any | Invalid:
+        """Reading a file is running it: the checks' outcome, or why the file cannot be run."""
+        return run_answer(variant, text)
+
+    def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
+        """The share of checks passed; the mistake the outputs match is named, with its label."""
+        if not isinstance(response, CodeAnswer):
+            raise TypeError(f"a code question grades a CodeAnswer (read runs the file), not {type(response).__name__}")
+        outcome = response.outcome
+        question = _question(variant)
+        if (outcome.task, outcome.seed) != (question.task, variant.seed):
+            raise ValueError(f"the checks ran for {outcome.task} with seed {outcome.seed}, not for {variant.key}")
+        mistake = outcome.misconception
+        named: dict[str, Any] = {}
+        if mistake is not None:
+            named = {"misconception": mistake, "label": _in_both(mistake_label, mistake), "feedback": (_in_both(mistake_sentence, mistake),)}
+        details = {
+            "passed": [r.check for r in outcome.checks if r.passed],
+            "failed": [r.check for r in outcome.checks if not r.passed],
+        }
+        return finish(question, outcome.score, hints_used, details=details, **named)
+
+    def revealed_answer(self, variant: Variant) -> Any:
+        return None  # no reference solution travels in a pack: the checks are the key
+
+    def answer_text(self, variant: Variant, lang: str) -> str:
+        checks = [f"- {check['label']}" for check in _checks_json(variant, lang)]
+        return "\n".join([tr("code.answer_key", lang, functions=_signatures(variant)), *checks])
+
+    def answer_json(self, variant: Variant, lang: str) -> Any:
+        return {"functions": [f.signature for f in _task(variant).functions], "checks": _checks_json(variant, lang)}
+
+    def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        checks = [f"- {check['label']}" for check in _checks_json(variant, lang)]
+        return [tr("code.write", lang, functions=_signatures(variant)), tr("code.checks_to_run", lang), *checks]
+
+    def response_text(self, variant: Variant, response: Any) -> str:
+        return response.source  # type: ignore[no-any-return]
+
+    def response_json(self, response: Any) -> Any:
+        return response.source
+
+    def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
+        return {"task": _question(variant).task, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
+
+    def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
+        return {"code": outcome_to_json(response.outcome, lang)}
+
+    def starter(self, variant: Variant) -> str | None:
+        return starter_of(variant)
+
+    def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
+        """The ✓/✗ checklist with each check's evidence; the mistake itself is named by the feedback."""
+        if not isinstance(response, CodeAnswer):
+            return None
+        return render_checklist(response.outcome, lang, name_mistake=False)
+
+    def mistakes(self, variant: Variant) -> list[Mistake]:
+        """The task's modelled mistakes under the question's policy, most common first: the checks
+        name the first one a candidate's outputs match. None has a value of its own to show."""
+        policy = _policy(variant)
+        return [
+            Mistake(m.id, _in_both(mistake_label, m.id), None, "", 0.0, _in_both(mistake_sentence, m.id))
+            for m in _task(variant).mistakes
+            if m.applies(policy)
+        ]
+
+    def self_test(self, variant: Variant) -> Iterator[Problem]:
+        """The engine's own outputs, graded as an answer on this variant's inputs, must pass every check."""
+        question = _question(variant)
+        at = located(question, "task")
+        outcome = grade_engine(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
+        failing = [r.check for r in outcome.checks if not r.passed]
+        if failing or outcome.score != 1.0:
+            yield Problem(at, "the engine's own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
+        if outcome.misconception is not None:
+            yield Problem(at, "the engine's own outputs match a named mistake", outcome.misconception)
+
+
+TYPE = CodeType()

@@ -1,0 +1,268 @@
+"""The answer input of code questions: a Python editor whose checks run off the event loop.
+
+The editor starts from the learner's draft, or the question's starter. Every change is handed to
+a `DraftSaver`, which commits it to the history file on a thread of its own (or, while that file
+cannot be used, to a file the learner is told about), so a crash loses nothing typed.
+
+Ctrl+S asks the screen to submit; the screen first calls `prepare`, which runs the checks in a
+thread worker (the sandbox takes from a fraction of a second to its time limit) while the app
+stays responsive, and posts `Submitted` when they are done, so the screen grades a response that
+is already computed. A file that cannot be run is shown here at its line and nothing is
+recorded. Leaving the question or quitting stops a run and kills its process. F9 opens the code
+in `$EDITOR` with the app suspended and loads it back on return.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from textual import on, work
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import ScrollableContainer
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static, TextArea
+
+from quiz.answers import Invalid
+from quiz.i18n import tr
+from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
+from quiz.types.code import CodeAnswer, run_answer, starter_of
+from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.translate import with_group_title
+from quiz.variants.variant import Variant
+
+EDITOR_VARIABLE: Final = "EDITOR"
+STOP_WAIT_SECONDS: Final = 2.0
+"""How long leaving waits for a stopped run to kill and reap its child (it takes about 50 ms)."""
+SAVE_WAIT_SECONDS: Final = 5.0
+"""How long leaving waits for the last draft to be committed (a locked history file waits up to 5 s)."""
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One run of the checks: `stop` asks it to end; `done` is set when its thread has finished."""
+
+    stop: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def _keys(bindings: Iterable[Binding]) -> set[str]:
+    """Every key the bindings name (a binding may name several: `home,ctrl+a`)."""
+    return {key for b in bindings for key in b.key.split(",")}
+
+
+_EDITING = [b for b in TextArea.BINDINGS if isinstance(b, Binding) and b.key != "f6"]
+
+
+class CodeArea(TextArea, inherit_bindings=False):
+    """Textual's TextArea without its F6 (select line), which the screen's F6 (next question)
+    overrides anyway; declared, it would also put F6 first in the footer."""
+
+    # Its own keys, then the scrolling keys it inherits and does not redefine (Ctrl+PageUp/PageDown).
+    BINDINGS = [*_EDITING, *(b for b in ScrollableContainer.BINDINGS if isinstance(b, Binding) and not _keys([b]) & _keys(_EDITING))]
+
+
+class CodeEditorAnswer(AnswerWidget):
+    """Write the function in an editor pane; Ctrl+S runs the checks, F9 opens your own editor."""
+
+    HELP = "ui.help_answer_code"
+    # F9, as the screen takes F2 to F7 and the editor F7 (select all) while the screen's F7 is idle.
+    BINDINGS = [Binding("f9", "external_editor", "ui.key_editor")]
+
+    class DraftNoted(Message):
+        """The draft saver's word on a save, from its thread (None: saved in the history file)."""
+
+        def __init__(self, note: DraftNote | None) -> None:
+            super().__init__()
+            self.note = note
+
+    def __init__(self, variant: Variant, lang: str) -> None:
+        super().__init__(variant, lang)
+        self._run: _Run | None = None  # the checks running now
+        self._ready: tuple[str, CodeAnswer] | None = None  # the checked source and its answer
+        self._sealed = False
+        self._store = DraftStore()
+        self._saver: DraftSaver | None = None
+        self._note: str | None = None  # the draft note last shown, in English, so it is said once
+
+    @property
+    def question_id(self) -> str:
+        return self.variant.question.id  # type: ignore[no-any-return]
+
+    @property
+    def running(self) -> bool:
+        """The checks are running on the editor's text."""
+        return self._run is not None
+
+    def compose(self) -> ComposeResult:
+        loaded = self._store.load(self.question_id)
+        self._show_note(loaded.note)
+        text = loaded.text if loaded.text is not None else starter_of(self.variant)
+        self.editor = CodeArea.code_editor(text, language="python", id="code-editor")
+        yield with_group_title(self.editor, self.lang)
+        yield Static(id="code-status", markup=False)
+
+    def on_mount(self) -> None:
+        self._say("")
+        self._saver = DraftSaver(self._store, self.question_id, lambda note: self.post_message(self.DraftNoted(note)))
+
+    def on_unmount(self) -> None:
+        # Leaving the question or quitting: the child process must not outlive the app, and the
+        # last keys typed must reach the disk, so wait (briefly) for both.
+        self._stop_checks(wait=True)
+        if self._saver is not None:
+            self._saver.close(SAVE_WAIT_SECONDS)
+        self._store.close()
+
+    def input_widget(self) -> Widget:
+        return self.editor
+
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        # Enter is a new line here, so Ctrl+S always shows. New numbers only redraw the checks'
+        # inputs, which the learner never sees; on a narrow terminal F9 gives way too.
+        return frozenset({"fresh_variant", "external_editor"}) if narrow else frozenset({"fresh_variant"})
+
+    def typed(self) -> str | None:
+        return self.editor.text
+
+    # -- the draft --------------------------------------------------------------------------
+
+    @on(TextArea.Changed, "#code-editor")
+    def _changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._ready = None
+        if self._saver is not None:
+            self._saver.save(self.editor.text)
+        self.post_message(self.Changed())
+
+    @on(DraftNoted)
+    def _draft_noted(self, event: DraftNoted) -> None:
+        event.stop()
+        self._show_note(event.note)
+
+    def _show_note(self, note: DraftNote | None) -> None:
+        """Say a note about the draft once, until a save says something else."""
+        said = note.message() if note is not None else None
+        if note is not None and said != self._note:
+            severity = "warning" if note.key == "draft_elsewhere" else "error"
+            self.notify(note.message(self.lang), severity=severity, timeout=15)
+        self._note = said
+
+    # -- running the checks -----------------------------------------------------------------
+
+    def prepare(self) -> bool:
+        """Start the checks on the editor's text unless their result is ready; True while they run."""
+        if self._sealed:
+            return False
+        source = self.editor.text
+        if self._ready is not None and self._ready[0] == source:
+            return False
+        if self.running:
+            return True
+        self._run = _Run()
+        self.editor.read_only = True  # what is checked is what is on screen
+        self._say(tr("ui.code_running", self.lang))
+        self._run_checks(source, self._run)
+        self.refresh_bindings()
+        return True
+
+    @work(thread=True, exclusive=True, group="code-checks")
+    def _run_checks(self, source: str, run: _Run) -> None:
+        """Run the sandbox in a thread: it blocks for up to its time limits."""
+        try:
+            result = run_answer(self.variant, source, stop=run.stop)
+        finally:
+            run.done.set()
+        if not run.stop.is_set():
+            self.app.call_from_thread(self._checked, source, result, run)
+
+    def _checked(self, source: str, result: CodeAnswer | Invalid, run: _Run) -> None:
+        if run is not self._run or run.stop.is_set():  # stopped, or superseded by a newer run
+            return
+        self._run = None
+        self.refresh_bindings()
+        if isinstance(result, Invalid):
+            self.editor.read_only = False
+            self._say(result.message(self.lang), error=True)
+            self.editor.focus(scroll_visible=False)
+            return
+        self._ready = (source, result)
+        self._say("")
+        self.post_message(self.Submitted())
+
+    def _stop_checks(self, wait: bool = False) -> None:
+        run, self._run = self._run, None
+        if run is not None:
+            run.stop.set()
+            if wait:
+                run.done.wait(STOP_WAIT_SECONDS)
+
+    def response(self) -> Any | Invalid:
+        source = self.editor.text
+        if self._ready is None or self._ready[0] != source:
+            return Invalid("ui.code_run_first")
+        return self._ready[1]
+
+    def seal(self) -> None:
+        # Read-only rather than disabled: the code that was graded stays readable beside its checklist.
+        self._sealed = True
+        self._stop_checks()
+        self._say("")
+        self.editor.read_only = True
+        self.add_class("-sealed")
+        self.refresh_bindings()
+
+    def _say(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#code-status", Static)
+        status.update(text)
+        status.display = bool(text)
+        status.set_class(error, "invalid")
+
+    # -- the learner's own editor -----------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "external_editor":
+            return not (self._sealed or self.running)
+        return True
+
+    def action_external_editor(self) -> None:
+        """Open the code in $EDITOR with the app suspended, and load what was saved there."""
+        command = shlex.split(os.environ.get(EDITOR_VARIABLE, ""))
+        if not command:
+            self.notify(tr("ui.code_no_editor", self.lang), severity="warning")
+            return
+        with tempfile.TemporaryDirectory(prefix="quiz-edit-") as folder:
+            path = Path(folder) / f"{self.question_id}.py"
+            path.write_text(self.editor.text, encoding="utf-8")
+            try:
+                with self.app.suspend():
+                    status = subprocess.run([*command, str(path)]).returncode
+            except SuspendNotSupported:
+                self.notify(tr("ui.code_cannot_suspend", self.lang), severity="warning")
+                return
+            except OSError as exc:
+                self.notify(tr("ui.code_editor_failed", self.lang, editor=command[0], reason=exc.strerror or exc), severity="error")
+                return
+            if status != 0:
+                self.notify(tr("ui.code_editor_status", self.lang, editor=command[0], status=status), severity="warning")
+                return
+            try:
+                text, _ = read_draft_text(path)
+            except (OSError, ValueError) as exc:
+                reason = getattr(exc, "strerror", None) or str(exc)
+                self.notify(tr("ui.code_reload_failed", self.lang, reason=reason), severity="error")
+                return
+        if text != self.editor.text:
+            # One edit over the whole text, so Ctrl+Z takes the editor's changes back; the
+            # TextArea's Changed saves the draft.
+            self.editor.replace(text, (0, 0), self.editor.document.end)
+        self.editor.focus(scroll_visible=False)

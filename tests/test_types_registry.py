@@ -56,11 +56,16 @@ def test_every_registered_type_is_complete(compile_yaml, name):
     assert any(re.search(rf"^\s*-? ?type: {name}$", example, flags=re.M) for example in GUIDE_EXAMPLES), name
 
 
+SOLUTIONS = Path(__file__).parent / "code_solutions"
+
+
 def full_marks_typed(kind, variant) -> str:
     """A full-marks answer as a learner types it: the key `quiz show --json` gives, or for a
     spoken answer every rubric point ticked."""
     if kind.name == "explain":  # the key of a spoken question is its model answer, not a response
         return " ".join(str(n + 1) for n in range(len(variant.question.rubric)))
+    if kind.name == "code":  # no solution travels in a pack: the task's reference solution is the answer
+        return (SOLUTIONS / variant.question.task / "reference.py").read_text()
     return typed(kind.answer_json(variant, "en"))
 
 

@@ -21,7 +21,7 @@ def test_every_type_is_registered_under_the_name_its_model_declares():
     for name, kind in TYPES.items():
         assert kind.name == name
         assert kind.model.__dataclass_fields__["type"].default == name
-    assert TYPE_NAMES == tuple(TYPES) and len(QUESTION_TYPES) == len(TYPES)
+    assert tuple(TYPES) == TYPE_NAMES and len(QUESTION_TYPES) == len(TYPES)
 
 
 @pytest.mark.parametrize("name", TYPE_NAMES)

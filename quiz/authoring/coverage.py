@@ -28,7 +28,11 @@ class Coverage:
             "claims": self.claims,
             "uncited": self.uncited,
             "topics": {
-                topic: {"questions": sum(types.values()), "types": dict(types), "difficulties": {str(d): n for d, n in sorted(self.difficulties[topic].items())}}
+                topic: {
+                    "questions": sum(types.values()),
+                    "types": dict(types),
+                    "difficulties": {str(d): n for d, n in sorted(self.difficulties[topic].items())},
+                }
                 for topic, types in self.topics.items()
             },
         }

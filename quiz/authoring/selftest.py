@@ -236,7 +236,8 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
             field_location(question, f"params.{param.name}"),
             Severity.WARNING,
             f"{question.id}: params.{param.name}: every draw with {param.name} = {values} is rejected by {blamed}, "
-            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
+            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; "
+            f"drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
         )
 
 
@@ -254,7 +255,10 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     if len(drawn) >= MIN_VARIANTS:
         return None
     kept = sum(d.kept for d in sample)
-    head = f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
+    head = (
+        f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "
+        f"in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
+    )
     if rejected * 2 > seed or (sample and kept * 2 < len(sample)):
         share = f" ({_share(kept, len(sample))} pass them)" if sample else ""
         advice = f"the constraints reject most draws{share}: narrow the parameters to where the constraints hold"

@@ -49,12 +49,11 @@ ALLOWED_ATTRIBUTES = ARRAY_ATTRIBUTES.union(*(_field_names(record) for record in
 
 def read_attribute(value: object, name: str) -> object:
     """`value.name`, if the runtime type of `value` allows `name` and the result is data."""
-    if isinstance(value, (np.ndarray, np.generic)) and name in ARRAY_ATTRIBUTES:
-        result = getattr(value, name)
-    elif type(value) in ENGINE_RECORDS and name in _field_names(type(value)):
-        result = getattr(value, name)
-    else:
+    array_attribute = isinstance(value, (np.ndarray, np.generic)) and name in ARRAY_ATTRIBUTES
+    record_field = type(value) in ENGINE_RECORDS and name in _field_names(type(value))
+    if not (array_attribute or record_field):
         raise AttributeError(f"a value of type {type(value).__name__} has no attribute `.{name}`")
+    result = getattr(value, name)
     if callable(result):
         raise AttributeError(f"`.{name}` is callable, and expressions cannot call methods")
     return result

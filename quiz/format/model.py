@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
-from quiz.format.diagnostics import Location, Report
 from quiz.format.convert import INVALID, Marks, Where, describe
+from quiz.format.diagnostics import Location, Report
 from quiz.format.yaml_source import YamlList, YamlMap
 from quiz.i18n import LANGUAGES
 
@@ -169,10 +169,17 @@ class Tolerance:
     """
 
     yaml_label: ClassVar[str] = "tolerance"
-    rtol: float = field(default=5e-3, metadata=doc("Relative tolerance: the share of the key's size an answer may be off by (default 0.005, that is 0.5%).", minimum=0))
+    rtol: float = field(
+        default=5e-3,
+        metadata=doc("Relative tolerance: the share of the key's size an answer may be off by (default 0.005, that is 0.5%).", minimum=0),
+    )
     atol: float = field(
         default=5e-4,
-        metadata=doc("Absolute tolerance: how far off an answer may be whatever the key's size (default 0.0005).", exclusiveMinimum=0, reason="so an answer of 0 can be graded"),
+        metadata=doc(
+            "Absolute tolerance: how far off an answer may be whatever the key's size (default 0.0005).",
+            exclusiveMinimum=0,
+            reason="so an answer of 0 can be graded",
+        ),
     )
     decimals: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many decimal places.", minimum=0, maximum=12))
     sigfigs: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many significant figures.", minimum=1, maximum=15))
@@ -203,7 +210,8 @@ class Param:
         default=None, metadata=doc("[min, max]: a whole number drawn uniformly, both ends included.", minItems=2, maxItems=2, reason="[min, max]")
     )
     decimal: tuple[Expr, ...] | None = field(
-        default=None, metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included.", minItems=2, maxItems=2, reason="[min, max]")
+        default=None,
+        metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included.", minItems=2, maxItems=2, reason="[min, max]"),
     )
     step: float = field(default=0.1, metadata=doc("Grid step for `decimal` (default 0.1).", exclusiveMinimum=0))
     normal: tuple[Expr, ...] | None = field(
@@ -213,7 +221,9 @@ class Param:
     std: float = field(default=1.0, metadata=doc("Standard deviation for `normal` (default 1)."))
     decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1).", minimum=0, maximum=6))
     choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64].", minItems=1))
-    fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults"))
+    fault: tuple[str, ...] | None = field(
+        default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults")
+    )
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     @property
@@ -224,7 +234,8 @@ class Param:
         given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
         if len(given) != 1:  # no kind to draw by: nothing later can use this parameter
             found = ", ".join(given) if given else "none"
-            error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+            message = f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})"
+            error_at(where, raw, given[1] if len(given) > 1 else "", message, report)
             return False
         return None  # limits on each field are checked as it is read (see `check_limits`)
 
@@ -256,7 +267,9 @@ class Option:
 
     yaml_label: ClassVar[str] = "option"
     text: Text = field(metadata=doc("What the learner reads."))
-    id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it.", pattern=ID_PATTERN.pattern))
+    id: str | None = field(
+        default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it.", pattern=ID_PATTERN.pattern)
+    )
     correct: bool = field(default=False, metadata=doc("True for a correct option of a fixed question."))
     feedback: Text | None = field(default=None, metadata=doc("Shown after answering when this option was picked."))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
@@ -273,11 +286,15 @@ class QuestionBase:
     tags: tuple[str, ...] = field(default=(), metadata=doc("Free-form tags."))
     difficulty: int = field(default=2, metadata=doc("1 (warm-up) to 3 (hard); default 2.", minimum=1, maximum=3))
     time: int = field(default=120, metadata=doc("Suggested time in seconds (default 120).", minimum=10, maximum=3600))
-    refs: tuple[str, ...] = field(default=(), metadata=doc("Claim ids from questions/claims.yaml this question covers (A1, B4, X3, ...).", choices="claims"))
+    refs: tuple[str, ...] = field(
+        default=(), metadata=doc("Claim ids from questions/claims.yaml this question covers (A1, B4, X3, ...).", choices="claims")
+    )
     hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
     hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25).", minimum=0, maximum=1))
     explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
-    follow_ups: tuple[str, ...] = field(default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one)."))
+    follow_ups: tuple[str, ...] = field(
+        default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one).")
+    )
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
     version: str = field(default="", compare=False, metadata=INTERNAL)
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
@@ -315,7 +332,10 @@ class Parametric:
     derived: dict[str, Expr] = field(default_factory=dict, metadata=doc("Values computed from the parameters, in order."))
     worked: dict[str, Text] = field(
         default_factory=dict,
-        metadata=doc("Worked values to show after answering, by name (a derived value, or an attention run's step such as run.weights), each with a label in words; others are folded away."),
+        metadata=doc(
+            "Worked values to show after answering, by name (a derived value, or an attention run's step such as run.weights), "
+            "each with a label in words; others are folded away."
+        ),
     )
 
 

@@ -91,7 +91,7 @@ def _matrix_block(matrix: np.ndarray) -> str:
     else:
         left = ["⎡", *["⎢"] * (len(rows) - 2), "⎣"]
         right = ["⎤", *["⎥"] * (len(rows) - 2), "⎦"]
-        lines = [f"{l} {row} {r}" for l, row, r in zip(left, rows, right)]
+        lines = [f"{opening} {row} {closing}" for opening, row, closing in zip(left, rows, right)]
     return "\n\n```text\n" + "\n".join(lines) + "\n```\n\n"
 
 

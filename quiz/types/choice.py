@@ -23,8 +23,13 @@ class ChoiceQuestion(Parametric, QuestionBase):
     """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
 
     type: Literal["choice"] = "choice"
-    options: tuple[Option, ...] = field(metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS))
-    shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
+    options: tuple[Option, ...] = field(
+        metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS)
+    )
+    shuffle: bool = field(
+        default=True,
+        metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."),
+    )
     answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id."))
 
     @property
@@ -59,7 +64,7 @@ options:                      # shown in a new order for each variant; add `shuf
 explanation:
   en: With independent unit-variance components, $q \cdot k$ has variance $d_k$; dividing by $\sqrt{d_k}$ brings it back to one, so the softmax does not saturate.
   ja: 成分が独立で分散 1 なら $q \cdot k$ の分散は $d_k$ です。$\sqrt{d_k}$ で割ると分散が 1 に戻り、softmax が飽和しません。
-"""
+"""  # noqa: E501 - written out as the author's file, one line per text like the bundled bank
 """What `quiz new --type choice` writes: a commented question that passes `quiz validate --strict`."""
 
 

@@ -189,7 +189,14 @@ class NumericType(QuestionType):
 
     def mistakes(self, variant: Variant) -> list[Mistake]:
         return [
-            Mistake(m.name, m.label, json_ready(variant.misconceptions[m.name]), format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS), m.credit, m.feedback)
+            Mistake(
+                m.name,
+                m.label,
+                json_ready(variant.misconceptions[m.name]),
+                format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS),
+                m.credit,
+                m.feedback,
+            )
             for m in variant.question.misconceptions  # type: ignore[attr-defined]
         ]
 
@@ -224,7 +231,8 @@ class NumericType(QuestionType):
                 continue
             separate = "add a constraint that separates them"
             if _overlap(value, key, question.tolerance):
-                yield Problem(at, f"misconception {name} is within tolerance of the answer", f"{name} {_figures(value)}, answer {_figures(key)}", separate)
+                figures = f"{name} {_figures(value)}, answer {_figures(key)}"
+                yield Problem(at, f"misconception {name} is within tolerance of the answer", figures, separate)
             for other, other_value in seen.items():
                 if _overlap(value, other_value, question.tolerance):
                     figures = f"{other} {_figures(other_value)}, {name} {_figures(value)}"
@@ -240,7 +248,8 @@ class NumericType(QuestionType):
         elif self.grade(variant, response).verdict is not Verdict.CORRECT:
             yield Problem(
                 tolerance_at,
-                f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): a learner who types the key as shown is marked wrong",
+                f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): "
+                "a learner who types the key as shown is marked wrong",
                 f"shown {shown}, key {_figures(np.asarray(variant.answer))}",
                 f"widen the tolerance (sigfigs: {SHOWN_DIGITS} accepts what is shown)",
             )

@@ -76,11 +76,16 @@ class CriticalPair:
     """Two steps whose order matters most: putting the second before the first is a named mistake."""
 
     yaml_label: ClassVar[str] = "critical pair"
-    pair: tuple[str, ...] = field(metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]"))
+    pair: tuple[str, ...] = field(
+        metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]")
+    )
     name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax.", pattern=ID_PATTERN.pattern))
     label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
     feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
-    cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1))
+    cap: float = field(
+        default=0.0,
+        metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1),
+    )
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
@@ -95,7 +100,9 @@ class OrderQuestion(QuestionBase):
     """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
 
     type: Literal["order"] = "order"
-    items: tuple[OrderItem, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12))
+    items: tuple[OrderItem, ...] = field(
+        metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12)
+    )
     critical: tuple[CriticalPair, ...] = field(default=(), metadata=doc("Pairs of steps whose wrong order is a named mistake that caps the score."))
 
     @property

@@ -41,7 +41,7 @@ class Variant:
     """Each misconception's value for this variant, by name."""
 
     @property
-    def question(self):  # noqa: ANN201 - the concrete question class varies
+    def question(self):
         return self.compiled.question
 
     @property

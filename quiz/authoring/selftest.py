@@ -33,7 +33,7 @@ from quiz.expressions import ExpressionError
 from quiz.format.compile import CompiledQuestion, texts_of
 from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
-from quiz.format.model import QuestionBase
+from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
@@ -93,7 +93,8 @@ def field_location(question: QuestionBase, name: str | None) -> Location:
     if head.startswith("constraints["):
         return located(question, "constraints", int(head[len("constraints[") : -1])) or start
     if head == "misconceptions":
-        for misconception in getattr(question, "misconceptions", ()):
+        misconceptions: tuple[Misconception, ...] = getattr(question, "misconceptions", ())
+        for misconception in misconceptions:
             if misconception.name == rest and misconception.marks is not None:
                 return misconception.marks.start
     return located(question, head, rest or None) or start

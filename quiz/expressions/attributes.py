@@ -24,14 +24,15 @@ def _engine_records() -> tuple[type, ...]:
     for module_info in pkgutil.walk_packages(engine.__path__, prefix="engine."):
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and value.__module__ == module.__name__
-                and dataclasses.is_dataclass(value)
-                and value.__dataclass_params__.frozen
-            ):
+            if isinstance(value, type) and value.__module__ == module.__name__ and _is_frozen_dataclass(value):
                 records.append(value)
     return tuple(records)
+
+
+def _is_frozen_dataclass(cls: type) -> bool:
+    """A dataclass declared frozen: dataclasses has no public test, but keeps its parameters on the class."""
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
 
 
 def _field_names(record: type) -> frozenset[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from quiz.format.convert import INVALID, Marks, Where, describe
 from quiz.format.diagnostics import Location, Report
@@ -117,7 +117,8 @@ class Expr:
 def _expression_source(value: object) -> str | None:
     if isinstance(value, YamlList):
         parts = [_expression_source(v) for v in value]
-        return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+        sources = [p for p in parts if p is not None]
+        return "[" + ", ".join(sources) + "]" if len(sources) == len(parts) else None
     if isinstance(value, str) and value.strip():
         return str(value)
     return None
@@ -278,6 +279,11 @@ class Option:
 @dataclass(frozen=True, kw_only=True)
 class QuestionBase:
     """Fields every question has."""
+
+    if TYPE_CHECKING:
+        # Each type's model declares `type` as a field of its own (`type: Literal["choice"] = "choice"`),
+        # placed after these fields in the schema; to the type checker every question has one.
+        type: str
 
     yaml_label: ClassVar[str] = "question"
     id: str = field(metadata=doc("Stable id: progress is tied to it, so never change it once published.", pattern=ID_PATTERN.pattern))

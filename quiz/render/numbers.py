@@ -71,7 +71,7 @@ def _format_inline_value(value: object) -> str:
     return format_value(value)
 
 
-def _format_scalar(value: object, digits: int) -> str:
+def _format_scalar(value: float | int | np.number | np.bool_, digits: int) -> str:
     if isinstance(value, (bool, np.bool_)):
         return str(value)
     return format_number(value, digits)

@@ -68,7 +68,7 @@ explanation:
 """What `quiz new --type choice` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class ChoiceType(QuestionType):
+class ChoiceType(QuestionType[ChoiceQuestion]):
     name = "choice"
     model = ChoiceQuestion
     scaffold = SCAFFOLD
@@ -78,7 +78,7 @@ class ChoiceType(QuestionType):
         if compiled.answer is None:
             return None, {}
         answer = evaluate(compiled.answer, "answer")
-        ids = option_ids(compiled.question.options)  # type: ignore[attr-defined]
+        ids = option_ids(self.question_of(compiled).options)
         if not isinstance(answer, str) or answer not in ids:
             raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})", "answer")
         return answer, {}

@@ -62,7 +62,7 @@ explanation:
 """What `quiz new --type multi` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class MultiType(QuestionType):
+class MultiType(QuestionType[MultiQuestion]):
     name = "multi"
     model = MultiQuestion
     scaffold = SCAFFOLD

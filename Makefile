@@ -7,13 +7,18 @@ STAMP := $(VENV)/.installed
 export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test bench lock clean
+.PHONY: run test lint bench lock clean
 
 run: $(STAMP)
 	$(BIN)/quiz
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Static checks: ruff with the rules in pyproject.toml, then mypy on the files [tool.mypy] lists.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done
@@ -34,4 +39,4 @@ lock:
 	rm -rf .venv-lock && mv constraints.txt.new constraints.txt
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -15,8 +15,8 @@ from pathlib import Path
 import yaml
 
 from quiz.bank import load_bank
-from quiz.format.diagnostics import Report
 from quiz.format.checks import check_question
+from quiz.format.diagnostics import Report
 
 QUESTIONS = 10_000
 PER_FILE = 250  # 40 files of about 200 KB: well under the 1 MiB limit

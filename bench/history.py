@@ -22,7 +22,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import timedelta
 from pathlib import Path
 
 from fsrs import Scheduler

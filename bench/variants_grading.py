@@ -17,11 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from quiz.bank import load_bank
-from quiz.format.diagnostics import Report
-from quiz.format.checks import check_question
-from quiz.grading.grade import grade
 from quiz.authoring.selftest import self_test
+from quiz.bank import load_bank
+from quiz.format.checks import check_question
+from quiz.format.diagnostics import Report
+from quiz.grading.grade import grade
 from quiz.variants.draw import make_variant
 
 MATRIX_QUESTION = """\

@@ -84,7 +84,7 @@ def diagnose(stats: HeadStats) -> tuple[Finding, ...]:
     return tuple(sorted(findings, key=lambda f: f.score, reverse=True))
 
 
-def _finding(cause: Cause, score: float, evidence: dict[str, float], *alike: Cause) -> Finding:
+def _finding(cause: Cause, score: float, evidence: Mapping[str, float], *alike: Cause) -> Finding:
     """A Finding with read-only evidence; `alike` are the causes it cannot be told apart from."""
     return Finding(cause, score, MappingProxyType(evidence), alike)
 
@@ -130,8 +130,7 @@ def _mask_findings(stats: HeadStats) -> list[Finding]:
         findings.append(_finding(Cause.fully_masked_row, CONCLUSIVE, evidence))
     row_sum_error = _max(stats.row_sum_error)
     if row_sum_error > ROW_SUM_TOLERANCE:
-        evidence = {"row_sum_error": row_sum_error}
-        findings.append(_finding(Cause.softmax_over_queries, CONCLUSIVE, evidence))
+        findings.append(_finding(Cause.softmax_over_queries, CONCLUSIVE, {"row_sum_error": row_sum_error}))
     return findings
 
 

@@ -28,7 +28,7 @@ def blockwise_attention(
         )
     factor = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     S = key.shape[-2]
-    row_shape = np.broadcast_shapes(query.shape[:-1], key.shape[:-2] + (1,))  # (..., L)
+    row_shape = np.broadcast_shapes(query.shape[:-1], (*key.shape[:-2], 1))  # (..., L)
     running_max = np.full((*row_shape, 1), -np.inf)  # (..., L, 1)
     running_sum = np.zeros((*row_shape, 1))  # (..., L, 1)
     unnormalised = np.zeros((*row_shape, value.shape[-1]))  # (..., L, Ev)

@@ -2,6 +2,7 @@
 
 import warnings
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -153,6 +154,17 @@ class HeadStats:
         return _ratio(self.score_std_scaled, self.score_std_raw)
 
 
+class _RunOptions(TypedDict):
+    """The keyword arguments `head_stats` passes alike to the forward and the backward run."""
+
+    attn_mask: ArrayLike | None
+    is_causal: bool
+    scale: float | None
+    enable_gqa: bool
+    empty_rows: str
+    fault: Fault | str | None
+
+
 def head_stats(
     query: ArrayLike,
     key: ArrayLike,
@@ -171,14 +183,14 @@ def head_stats(
     Arguments as `engine.attention`; `grad_output` (..., H, L, Ev), when given, adds the gradient
     norms of the same (possibly faulty) run's backward pass.
     """
-    options = dict(
-        attn_mask=attn_mask,
-        is_causal=is_causal,
-        scale=scale,
-        enable_gqa=enable_gqa,
-        empty_rows=empty_rows,
-        fault=fault,
-    )
+    options: _RunOptions = {
+        "attn_mask": attn_mask,
+        "is_causal": is_causal,
+        "scale": scale,
+        "enable_gqa": enable_gqa,
+        "empty_rows": empty_rows,
+        "fault": fault,
+    }
     trace = attention(query, key, value, **options)
     grads = None
     if grad_output is not None:
@@ -263,7 +275,7 @@ def head_stats_from_trace(
         ),
         scores_nan=_count(np.isnan(scaled)),
         scores_inf=_count(np.isinf(scaled)),
-        weights_nan=_count(np.isnan(weights) & live[..., None]),
+        weights_nan=_count(np.isnan(weights) & _rows(live)),
         output_nan=_count(np.isnan(trace.output)),
         output_inf=_count(np.isinf(trace.output)),
         head_agreement=_head_agreement(scaled, pairs),
@@ -282,13 +294,14 @@ def _intended_keys(trace: AttentionTrace, attn_mask: ArrayLike | None) -> np.nda
     return np.broadcast_to(allowed, shape)
 
 
-def _rows(x: np.ndarray) -> np.ndarray:
+def _rows(x: ArrayLike) -> np.ndarray:
     """A per-row array (..., H, L) with a length-1 key axis, to reduce like (..., H, L, S) ones."""
-    return x[..., None]
+    return np.asarray(x)[..., None]
 
 
-def _by_head(x: np.ndarray) -> np.ndarray:
+def _by_head(x: ArrayLike) -> np.ndarray:
     """(..., H, A, B) → (H, n): each head's entries in one row, batch and the last axes flattened."""
+    x = np.asarray(x)
     return np.moveaxis(x, -3, 0).reshape(x.shape[-3], -1)
 
 
@@ -317,7 +330,7 @@ def _max(x: np.ndarray, where: np.ndarray) -> np.ndarray:
     return np.where(where.any(axis=1), largest, np.nan)
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def _ratio(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
     """numerator / denominator as float, NaN where the denominator is 0."""
     numerator, denominator = np.broadcast_arrays(numerator, denominator)
     out = np.full(numerator.shape, np.nan)

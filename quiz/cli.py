@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from quiz import __version__
@@ -85,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if not hasattr(args, "run"):  # plain `quiz` opens the app on its home screen
             return practice.launch(args, None)
-        return args.run(args)
+        run: Callable[[argparse.Namespace], int] = args.run  # what the subcommand's parser set
+        return run(args)
     except CommandError as exc:
         print(f"quiz: {exc.message}", file=sys.stderr)
         return exc.code

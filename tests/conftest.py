@@ -18,8 +18,8 @@ def compile_yaml(tmp_path):
     from textwrap import dedent
 
     from quiz.bank import load_bank
-    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
+    from quiz.format.diagnostics import Report
 
     def compile_(text: str, name: str = "pack.yaml"):
         path = tmp_path / name

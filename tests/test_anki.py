@@ -96,7 +96,7 @@ def test_fields_carry_the_prompt_the_key_the_worked_solution_and_the_mistakes(tm
     from quiz.commands.common import find_variant
 
     found = notes(export(tmp_path, pack, "deck.apkg"))
-    [(guid, key, front, back, tags)] = [n for n in found.values() if n[1] == "anki-number#2"]
+    [(_, _, front, back, tags)] = [n for n in found.values() if n[1] == "anki-number#2"]
     variant = find_variant(load_bank(extra=[pack]), "anki-number#2", None)
     s = variant.inputs["s"]
     assert f"\\(z = [{s}, 0]\\)" in front and "\\(p_1\\)" in front  # MathJax, not dollars

@@ -89,8 +89,8 @@ def test_loaded_questions_carry_source_and_version(tmp_path):
 
 
 def test_a_claim_with_an_unknown_topic_is_reported_at_its_line(tmp_path):
-    from quiz.format.diagnostics import Report
     from quiz.format.claims import load_claims
+    from quiz.format.diagnostics import Report
 
     path = write(
         tmp_path / "claims.yaml",

@@ -7,6 +7,7 @@ on 200 seeds, and the facts the explanations state are checked numerically.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -104,6 +105,11 @@ def test_saturated_derivative_closed_form_and_its_neighbours(bank):
         assert others.max() < J[0, 0]
 
 
+def _output_loss(s, scale, V, g):
+    """The loss g · softmax(s · scale) V, whose gradient in the scores s the key is."""
+    return float(engine.softmax(s * scale) @ V @ g[0])
+
+
 def test_score_gradient_key_matches_softmax_backward_and_finite_differences(bank):
     """The key projects attention_backward's dK on q; check it against two other routes."""
     for variant in variants(bank, "score-gradient-through-softmax", range(50)):
@@ -113,9 +119,7 @@ def test_score_gradient_key_matches_softmax_backward_and_finite_differences(bank
         by_vjp = engine.softmax_vjp(v["p"], V @ g[0]) * scale
         np.testing.assert_allclose(variant.answer, by_vjp, rtol=1e-9, atol=1e-12)
 
-        def loss(s):
-            return float(engine.softmax(s * scale) @ V @ g[0])
-
+        loss = functools.partial(_output_loss, scale=scale, V=V, g=g)
         s, h = q[0] @ K.T, 1e-6
         numeric = [(loss(s + h * e) - loss(s - h * e)) / (2 * h) for e in np.eye(3)]
         np.testing.assert_allclose(variant.answer, numeric, rtol=1e-5, atol=1e-8)
@@ -201,14 +205,22 @@ def test_padding_weights_match_the_engines_boolean_mask(bank):
         assert (variant.answer[~allowed] == 0).all()
 
 
+def _mask_after_softmax(x, causal, d_k):
+    return np.where(causal, engine.softmax(x / math.sqrt(d_k)), 0)
+
+
+def _mask_before_softmax(x, causal, d_k):
+    return engine.softmax(np.where(causal, x / math.sqrt(d_k), -np.inf))
+
+
 def test_masking_after_the_softmax_leaks_the_future_and_masking_before_does_not(bank):
     for variant in variants(bank, "masked-after-softmax-row-sums", range(50)):
         S, d_k = np.asarray(variant.values["S"]), variant.inputs["d_k"]
         causal = engine.causal_mask(3)
         nudged = S.copy()
         nudged[0, 2] += 1.0  # a future key of query 1
-        buggy = lambda x: np.where(causal, engine.softmax(x / math.sqrt(d_k)), 0)  # noqa: E731
-        right = lambda x: engine.softmax(np.where(causal, x / math.sqrt(d_k), -np.inf))  # noqa: E731
+        buggy = functools.partial(_mask_after_softmax, causal=causal, d_k=d_k)
+        right = functools.partial(_mask_before_softmax, causal=causal, d_k=d_k)
         assert buggy(nudged)[0, 0] != pytest.approx(buggy(S)[0, 0])
         np.testing.assert_array_equal(right(nudged)[0], right(S)[0])
         np.testing.assert_allclose(right(S).sum(axis=1), 1)

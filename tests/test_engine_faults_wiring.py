@@ -41,7 +41,7 @@ def test_the_faults_are_exactly_these_and_each_value_is_its_name():
 def test_a_fault_may_be_named_by_a_string_and_an_unknown_name_lists_the_valid_ones():
     by_name = attention(Q, K, V, fault="missing_scale")
     np.testing.assert_array_equal(by_name.output, attention(Q, K, V, fault=Fault.missing_scale).output)
-    with pytest.raises(ValueError, match="unknown fault 'no_scale'; valid faults: missing_scale, .*, float16"):
+    with pytest.raises(ValueError, match=r"unknown fault 'no_scale'; valid faults: missing_scale, .*, float16"):
         attention(Q, K, V, fault="no_scale")
 
 

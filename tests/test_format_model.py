@@ -5,14 +5,14 @@ from textwrap import dedent
 
 import pytest
 
-from quiz.format.diagnostics import Report
 from quiz.format.convert import INVALID, Where, located
+from quiz.format.diagnostics import Report
 from quiz.format.model import Text, Tolerance, option_ids
+from quiz.format.yaml_source import read_yaml_file
 from quiz.types.choice import ChoiceQuestion
 from quiz.types.number import NumberQuestion
 from quiz.types.registry import convert_question
 from quiz.types.truefalse import TrueFalseQuestion
-from quiz.format.yaml_source import read_yaml_file
 
 BASE = """\
 id: q1
@@ -79,7 +79,8 @@ def test_field_of_another_type_is_unknown_here(tmp_path):
 
 def test_unknown_type_suggests_one(tmp_path):
     _, report = convert(tmp_path, BASE + "type: numbr\nanswer: 1\n")
-    assert errors(report) == [(4, "type: unknown type 'numbr'; expected one of number, vector, matrix, choice, multi, order, truefalse, explain (did you mean 'number'?)")]
+    expected = "expected one of number, vector, matrix, choice, multi, order, truefalse, explain (did you mean 'number'?)"
+    assert errors(report) == [(4, f"type: unknown type 'numbr'; {expected}")]
 
 
 def test_missing_required_fields_are_all_reported(tmp_path):
@@ -196,8 +197,8 @@ def test_a_bad_optional_field_leaves_the_rest_of_the_question_to_check(tmp_path)
 
 def test_names_must_be_free(tmp_path):
     from quiz.bank import load_bank
-    from quiz.format.diagnostics import Report
     from quiz.format.checks import check_question
+    from quiz.format.diagnostics import Report
 
     path = tmp_path / "names.yaml"
     path.write_text(

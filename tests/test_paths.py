@@ -24,7 +24,7 @@ def test_paths_follow_the_environment_and_say_what_exists(capsys, isolated_user_
 def test_an_empty_packs_folder_is_not_an_error(capsys, isolated_user_dirs):
     (isolated_user_dirs / "data" / "packs").mkdir(parents=True)
     assert main(["validate", "--seeds", "0"]) == 0
-    out, err = capsys.readouterr()
+    out, _ = capsys.readouterr()
     assert " 0 errors" in out and "packs" not in out
     assert main(["list"]) == 0
     assert "skipped" not in capsys.readouterr().err

@@ -7,11 +7,11 @@ import jsonschema
 import pytest
 import yaml
 
+from quiz import locations
 from quiz.bank import load_bank
 from quiz.cli import main
 from quiz.format.claims import load_claims
 from quiz.format.diagnostics import Report
-from quiz import locations
 
 
 @pytest.fixture(scope="module")

@@ -84,7 +84,10 @@ def test_without_worked_or_weights_the_first_few_tensors_are_featured(compile_ya
     ("worked", "message"),
     [
         ("worked: {nosuch: {en: x}}", "worked: 'nosuch' is not a parameter, a derived value or a step of an attention run"),
-        ("worked: {run.weight: {en: x}}", "worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)"),
+        (
+            "worked: {run.weight: {en: x}}",
+            "worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)",
+        ),
         # A step the worked values cannot show (the scalar scale, the boolean mask) is refused too.
         ("worked: {run.allowed: {en: x}}", "worked: 'run.allowed' is not a parameter, a derived value or a step of an attention run"),
     ],

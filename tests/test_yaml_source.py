@@ -101,5 +101,5 @@ def test_byte_order_mark_is_accepted(tmp_path):
 def test_syntax_errors_get_a_hint_in_plain_words_beside_libyamls_text(tmp_path, text, line, libyaml, hint):
     error = refusal(tmp_path, text)
     assert error.location.line == line
-    assert error.message.startswith(f"invalid YAML: ") and libyaml in error.message
+    assert error.message.startswith("invalid YAML: ") and libyaml in error.message
     assert hint in error.message.split(libyaml, 1)[1]

@@ -28,7 +28,11 @@ class Coverage:
             "claims": self.claims,
             "uncited": self.uncited,
             "topics": {
-                topic: {"questions": sum(types.values()), "types": dict(types), "difficulties": {str(d): n for d, n in sorted(self.difficulties[topic].items())}}
+                topic: {
+                    "questions": sum(types.values()),
+                    "types": dict(types),
+                    "difficulties": {str(d): n for d, n in sorted(self.difficulties[topic].items())},
+                }
                 for topic, types in self.topics.items()
             },
         }
@@ -42,6 +46,6 @@ def coverage(bank: Bank) -> Coverage:
     for question in bank.questions.values():
         for ref in question.refs:
             claims.setdefault(ref, []).append(question.id)
-        topics.setdefault(question.topic, Counter())[question.type] += 1  # type: ignore[attr-defined]
+        topics.setdefault(question.topic, Counter())[question.type] += 1
         difficulties.setdefault(question.topic, Counter())[question.difficulty] += 1
     return Coverage(claims, topics, difficulties)

@@ -86,7 +86,7 @@ def _gives(function: Function, records: dict[type, None]) -> str:
 
 def _describe(kind: Any, records: dict[type, None]) -> str:
     """How a result type reads in the docs; records met are noted for their own section."""
-    if dataclasses.is_dataclass(kind):
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         records[kind] = None
         article = "an" if kind.__name__[0] in "AEIOU" else "a"
         return f"{article} `{kind.__name__}` record (fields below)"
@@ -128,7 +128,9 @@ def _field_notes(record: type) -> dict[str, str]:
     source = textwrap.dedent(inspect.getsource(record))
     lines = source.splitlines()
     notes: dict[str, str] = {}
-    body = ast.parse(source).body[0].body  # type: ignore[attr-defined]
+    definition = ast.parse(source).body[0]
+    assert isinstance(definition, ast.ClassDef)  # the source of a class
+    body = definition.body
     for index, node in enumerate(body):
         if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)) or node.target.id.startswith("_"):
             continue

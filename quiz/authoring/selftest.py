@@ -34,7 +34,7 @@ from quiz.expressions import ExpressionError
 from quiz.format.compile import CompiledQuestion, texts_of
 from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
-from quiz.format.model import QuestionBase
+from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
@@ -94,7 +94,8 @@ def field_location(question: QuestionBase, name: str | None) -> Location:
     if head.startswith("constraints["):
         return located(question, "constraints", int(head[len("constraints[") : -1])) or start
     if head == "misconceptions":
-        for misconception in getattr(question, "misconceptions", ()):
+        misconceptions: tuple[Misconception, ...] = getattr(question, "misconceptions", ())
+        for misconception in misconceptions:
             if misconception.name == rest and misconception.marks is not None:
                 return misconception.marks.start
     return located(question, head, rest or None) or start
@@ -240,7 +241,8 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
             field_location(question, f"params.{param.name}"),
             Severity.WARNING,
             f"{question.id}: params.{param.name}: every draw with {param.name} = {values} is rejected by {blamed}, "
-            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
+            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; "
+            f"drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
         )
 
 
@@ -258,7 +260,10 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     if len(drawn) >= MIN_VARIANTS:
         return None
     kept = sum(d.kept for d in sample)
-    head = f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
+    head = (
+        f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "
+        f"in the first {VARIETY_SEEDS} seeds; at least {MIN_VARIANTS} are needed"
+    )
     if rejected * 2 > seed or (sample and kept * 2 < len(sample)):
         share = f" (only {kept} of {len(sample)} draws pass them)" if sample else ""
         advice = f"the constraints reject most draws{share}: narrow the parameters to where the constraints hold"

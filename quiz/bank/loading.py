@@ -14,14 +14,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from quiz import locations
-from quiz.format.diagnostics import Location, QuestionReport, Report, SourceError
 from quiz.bank.bank import Bank
 from quiz.bank.links import check_follow_ups
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
 from quiz.format.convert import INVALID, Where
+from quiz.format.diagnostics import Location, QuestionReport, Report, SourceError
 from quiz.format.model import QuestionBase
-from quiz.types.registry import convert_question
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
+from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")
 

@@ -7,6 +7,7 @@ cannot have is refused with a `SelectionError` that names what is wrong and what
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from quiz.format.claims import Claims
@@ -60,9 +61,9 @@ def resolve_selection(claims: Claims, selection: Selection) -> Selection:
         if topic is None:
             raise SelectionError("unknown_topic", topic=selection.topic, topics=", ".join(claims.topics))
     if claim is not None and claims.claims:
-        claim = _canonical(claim, claims.claims)
+        asked, claim = claim, _canonical(claim, claims.claims)
         if claim is None:
-            close = difflib.get_close_matches(selection.claim.upper(), list(claims.claims), n=1, cutoff=0.5)  # type: ignore[union-attr]
+            close = difflib.get_close_matches(asked.upper(), list(claims.claims), n=1, cutoff=0.5)
             if close:
                 raise SelectionError("unknown_claim_close", claim=selection.claim, close=close[0])
             raise SelectionError("unknown_claim", claim=selection.claim)
@@ -74,6 +75,6 @@ def resolve_selection(claims: Claims, selection: Selection) -> Selection:
     return replace(selection, topic=topic, claim=claim)
 
 
-def _canonical(name: str, known: dict[str, object]) -> str | None:
+def _canonical(name: str, known: Iterable[str]) -> str | None:
     folded = name.strip().casefold()
     return next((k for k in known if k.casefold() == folded), None)

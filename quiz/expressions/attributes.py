@@ -24,14 +24,15 @@ def _engine_records() -> tuple[type, ...]:
     for module_info in pkgutil.walk_packages(engine.__path__, prefix="engine."):
         module = importlib.import_module(module_info.name)
         for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and value.__module__ == module.__name__
-                and dataclasses.is_dataclass(value)
-                and value.__dataclass_params__.frozen
-            ):
+            if isinstance(value, type) and value.__module__ == module.__name__ and _is_frozen_dataclass(value):
                 records.append(value)
     return tuple(records)
+
+
+def _is_frozen_dataclass(cls: type) -> bool:
+    """A dataclass declared frozen: dataclasses has no public test, but keeps its parameters on the class."""
+    params = getattr(cls, "__dataclass_params__", None)
+    return params is not None and bool(params.frozen)
 
 
 def _field_names(record: type) -> frozenset[str]:
@@ -49,12 +50,11 @@ ALLOWED_ATTRIBUTES = ARRAY_ATTRIBUTES.union(*(_field_names(record) for record in
 
 def read_attribute(value: object, name: str) -> object:
     """`value.name`, if the runtime type of `value` allows `name` and the result is data."""
-    if isinstance(value, (np.ndarray, np.generic)) and name in ARRAY_ATTRIBUTES:
-        result = getattr(value, name)
-    elif type(value) in ENGINE_RECORDS and name in _field_names(type(value)):
-        result = getattr(value, name)
-    else:
+    array_attribute = isinstance(value, (np.ndarray, np.generic)) and name in ARRAY_ATTRIBUTES
+    record_field = type(value) in ENGINE_RECORDS and name in _field_names(type(value))
+    if not (array_attribute or record_field):
         raise AttributeError(f"a value of type {type(value).__name__} has no attribute `.{name}`")
+    result = getattr(value, name)
     if callable(result):
         raise AttributeError(f"`.{name}` is callable, and expressions cannot call methods")
     return result

@@ -3,11 +3,15 @@
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from quiz.expressions.limits import SizeMeter
 
-Preflight = Callable[[Mapping[str, object]], int | None]
+Preflight = Callable[[Mapping[str, Any]], int | None]
 """Checks bound arguments (defaults applied) and raises before anything large is allocated.
+
+The arguments are whatever the expression gave, used as the function will use them: one of a
+type that does not fit raises TypeError, which the evaluator reports as the expression's error.
 
 It may return how many elements the call allocates on the way (its largest intermediate),
 so work whose result is small still counts against the evaluation's budget.

@@ -2,6 +2,7 @@
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import engine
 from quiz.expressions.callables import Function
@@ -13,7 +14,7 @@ def _as_matrix(shape: tuple[int, ...]) -> tuple[int, ...]:
     return (1,) * (2 - len(shape)) + shape
 
 
-def _check_attention(arguments: Mapping[str, object]) -> int:
+def _check_attention(arguments: Mapping[str, Any]) -> int:
     """Bound the scores (batch × L × S), the output and the work of one attention call.
 
     `grad_output` (backward) and `attn_mask` only widen the batch; grouped-query attention
@@ -42,7 +43,7 @@ MAX_KEY_BLOCKS = 4_096
 """Most key blocks blockwise attention may visit: each is one step of a Python loop."""
 
 
-def _check_blockwise(arguments: Mapping[str, object]) -> int:
+def _check_blockwise(arguments: Mapping[str, Any]) -> int:
     """Bound blockwise attention as attention, and its loop by the number of key blocks."""
     cost = _check_attention(arguments)
     block, S = arguments["block_size"], _as_matrix(shape_of(arguments["key"]))[-2]
@@ -53,39 +54,39 @@ def _check_blockwise(arguments: Mapping[str, object]) -> int:
     return cost
 
 
-def _check_repeat_kv(arguments: Mapping[str, object]) -> None:
+def _check_repeat_kv(arguments: Mapping[str, Any]) -> None:
     groups = arguments["groups"]
     if isinstance(groups, int):
         check_elements(math.prod(shape_of(arguments["x"])) * max(groups, 1), "repeated heads")
 
 
-def _check_jacobian(arguments: Mapping[str, object]) -> int:
+def _check_jacobian(arguments: Mapping[str, Any]) -> int:
     shape = shape_of(arguments["z"])
     size = math.prod(shape) * (shape[-1] if shape else 1)
     check_elements(size, "Jacobian")
     return size
 
 
-def _check_vjp(arguments: Mapping[str, object]) -> None:
+def _check_vjp(arguments: Mapping[str, Any]) -> None:
     check_broadcast(arguments["p"], arguments["grad"])
 
 
-def _check_entropy(arguments: Mapping[str, object]) -> None:
+def _check_entropy(arguments: Mapping[str, Any]) -> None:
     if arguments["mask"] is not None:
         check_broadcast(arguments["p"], arguments["mask"])
 
 
-def _check_causal_mask(arguments: Mapping[str, object]) -> None:
+def _check_causal_mask(arguments: Mapping[str, Any]) -> None:
     L, S = arguments["L"], arguments["S"]
     check_elements(L * (L if S is None else S), "mask")
 
 
-def _check_self_attention(arguments: Mapping[str, object]) -> int:
+def _check_self_attention(arguments: Mapping[str, Any]) -> int:
     """Bound the projections, the per-head scores (batch × heads × n × n) and the output."""
     x = _as_matrix(shape_of(arguments["x"]))
     projected = [check_matmul(x, shape_of(arguments[name])) for name in ("w_q", "w_k", "w_v")]
     batch, n = math.prod(x[:-2]), x[-2]
-    scores = batch * arguments["n_heads"] * n * n
+    scores: int = batch * arguments["n_heads"] * n * n
     check_elements(scores, "attention scores")
     check_terms(batch * n * n * (projected[0][-1] + projected[2][-1]))
     if arguments["w_o"] is not None:
@@ -93,9 +94,9 @@ def _check_self_attention(arguments: Mapping[str, object]) -> int:
     return scores
 
 
-def _check_score_variance(arguments: Mapping[str, object]) -> int:
+def _check_score_variance(arguments: Mapping[str, Any]) -> int:
     # Two n_samples × d_k draws of normals, though the result is three numbers.
-    sample = arguments["d_k"] * arguments["n_samples"]
+    sample: int = arguments["d_k"] * arguments["n_samples"]
     check_elements(sample, "sample")
     return 2 * sample
 

@@ -106,9 +106,13 @@ class Evaluator:
         return self._visit(node.body if truth(self._visit(node.test)) else node.orelse)
 
     def _visit_Call(self, node: ast.Call) -> object:
+        assert isinstance(node.func, ast.Name)  # the syntax check allows calls of names only
         function = FUNCTIONS[node.func.id]
         args = [self._visit(argument) for argument in node.args]
-        kwargs = {keyword.arg: self._visit(keyword.value) for keyword in node.keywords}
+        kwargs: dict[str, object] = {}
+        for keyword in node.keywords:
+            assert keyword.arg is not None  # and refuses ** unpacking
+            kwargs[keyword.arg] = self._visit(keyword.value)
         return function(args, kwargs, self._meter)
 
     def _visit_Attribute(self, node: ast.Attribute) -> object:
@@ -129,10 +133,10 @@ class Evaluator:
             return slice(*(None if part is None else self._visit(part) for part in parts))
         return self._visit(node)
 
-    def _visit_Tuple(self, node: ast.Tuple) -> tuple:
+    def _visit_Tuple(self, node: ast.Tuple) -> tuple[object, ...]:
         return tuple(self._visit(element) for element in node.elts)
 
-    def _visit_List(self, node: ast.List) -> list:
+    def _visit_List(self, node: ast.List) -> list[object]:
         return [self._visit(element) for element in node.elts]
 
 

@@ -140,7 +140,7 @@ class SizeMeter:
                 f"the evaluation would create more than {MAX_TOTAL_ELEMENTS:,} elements in all"
             )
 
-    def remember(self, items: list | tuple | str, size: int) -> None:
+    def remember(self, items: list[object] | tuple[object, ...] | str, size: int) -> None:
         """Record the size of a sequence built by repetition, which was checked before it existed."""
         if not isinstance(items, str):
             self._known[id(items)] = (items, max(size, 1))

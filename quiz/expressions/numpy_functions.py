@@ -8,13 +8,17 @@ as an axis (`maximum(a, b)` is the elementwise one).
 
 import math
 import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sized
+from typing import Any, SupportsIndex, TypeVar
 
 import numpy as np
 
 from quiz.expressions.callables import Function, Preflight
 from quiz.expressions.limits import check_elements, check_shape, check_terms
 from quiz.expressions.shapes import check_broadcast, check_matmul, numeric, shape_of
+
+F = TypeVar("F", bound=Callable[..., object])
+T = TypeVar("T")
 
 NUMPY_FUNCTIONS: dict[str, Function] = {}
 
@@ -25,8 +29,8 @@ DTYPES = ("float16", "float32", "float64", "int64", "bool")
 """dtype names `array(x, dtype=...)` accepts."""
 
 
-def _allowed(name: str, preflight: Preflight | None = None) -> Callable:
-    def register(implementation: Callable) -> Callable:
+def _allowed(name: str, preflight: Preflight | None = None) -> Callable[[F], F]:
+    def register(implementation: F) -> F:
         NUMPY_FUNCTIONS[name] = Function(name, implementation, preflight)
         return implementation
 
@@ -35,19 +39,20 @@ def _allowed(name: str, preflight: Preflight | None = None) -> Callable:
 
 def _elementwise(ufunc: np.ufunc) -> Callable[[object], np.ndarray]:
     def apply(x: object) -> np.ndarray:
-        return ufunc(numeric(x))
+        result: np.ndarray = ufunc(numeric(x))  # one array in, one out (numpy types any ufunc call as Any)
+        return result
 
     return apply
 
 
-def _along_axis(reduce: Callable, default_axis: int | None = None) -> Callable:
+def _along_axis(reduce: Callable[..., object], default_axis: int | None = None) -> Callable[..., object]:
     def apply(x: object, /, *, axis: int | tuple[int, ...] | None = default_axis) -> object:
         return reduce(numeric(x), axis=axis)
 
     return apply
 
 
-def _spread(reduce: Callable) -> Callable:
+def _spread(reduce: Callable[..., object]) -> Callable[..., object]:
     def apply(x: object, /, *, axis: int | None = None, ddof: int = 0) -> object:
         return reduce(numeric(x), axis=axis, ddof=ddof)
 
@@ -84,20 +89,20 @@ _allowed("std")(_spread(np.std))
 _allowed("var")(_spread(np.var))
 
 
-def _shape_argument(shape: object) -> tuple[int, ...]:
+def _shape_argument(shape: int | np.integer | Iterable[SupportsIndex]) -> tuple[int, ...]:
     """An int or a sequence of ints as a shape; negative sizes are refused here."""
-    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    dims = tuple(operator.index(dim) for dim in dims)
+    parts = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    dims = tuple(operator.index(part) for part in parts)
     if any(dim < 0 for dim in dims):
         raise ValueError(f"negative dimensions are not allowed: {dims}")
     return dims
 
 
-def _check_shape_argument(arguments: Mapping[str, object]) -> None:
+def _check_shape_argument(arguments: Mapping[str, Any]) -> None:
     check_shape(_shape_argument(arguments["shape"]))
 
 
-def _check_all_broadcast(arguments: Mapping[str, object]) -> None:
+def _check_all_broadcast(arguments: Mapping[str, Any]) -> None:
     check_broadcast(*arguments.values())
 
 
@@ -116,7 +121,7 @@ def _full(shape: int | tuple[int, ...], fill_value: object) -> np.ndarray:
     return np.full(_shape_argument(shape), numeric(fill_value))
 
 
-def _check_eye(arguments: Mapping[str, object]) -> None:
+def _check_eye(arguments: Mapping[str, Any]) -> None:
     n, m = arguments["n"], arguments["m"]
     rows, cols = _shape_argument((n, n if m is None else m))
     check_elements(rows * cols)
@@ -127,12 +132,12 @@ def _eye(n: int, m: int | None = None, k: int = 0) -> np.ndarray:
     return np.eye(n, m, k)
 
 
-def _arange_bounds(start: object, stop: object) -> tuple[object, object]:
+def _arange_bounds(start: T, stop: T | None) -> tuple[T | int, T]:
     # Like range(): one argument is the stop.
     return (0, start) if stop is None else (start, stop)
 
 
-def _check_arange(arguments: Mapping[str, object]) -> None:
+def _check_arange(arguments: Mapping[str, Any]) -> None:
     start, stop = _arange_bounds(arguments["start"], arguments["stop"])
     count = math.ceil((float(stop) - float(start)) / float(arguments["step"]))
     check_elements(max(count, 0))
@@ -144,7 +149,7 @@ def _arange(start: float, stop: float | None = None, step: float = 1) -> np.ndar
     return np.arange(start, stop, step)
 
 
-def _check_linspace(arguments: Mapping[str, object]) -> None:
+def _check_linspace(arguments: Mapping[str, Any]) -> None:
     ends = np.broadcast_shapes(shape_of(arguments["start"]), shape_of(arguments["stop"]))
     check_shape((*ends, operator.index(arguments["num"])))
 
@@ -187,12 +192,12 @@ def _minimum(a: object, b: object) -> object:
 
 
 @_allowed("stack")
-def _stack(arrays: list | tuple, axis: int = 0) -> np.ndarray:
+def _stack(arrays: list[object] | tuple[object, ...], axis: int = 0) -> np.ndarray:
     return np.stack([numeric(array) for array in arrays], axis=axis)
 
 
 @_allowed("concatenate")
-def _concatenate(arrays: list | tuple, axis: int = 0) -> np.ndarray:
+def _concatenate(arrays: list[object] | tuple[object, ...], axis: int = 0) -> np.ndarray:
     return np.concatenate([numeric(array) for array in arrays], axis=axis)
 
 
@@ -206,7 +211,7 @@ def _reshape(x: object, shape: int | tuple[int, ...]) -> np.ndarray:
     return np.reshape(numeric(x), shape)
 
 
-def _check_matmul(arguments: Mapping[str, object]) -> None:
+def _check_matmul(arguments: Mapping[str, Any]) -> None:
     check_matmul(shape_of(arguments["a"]), shape_of(arguments["b"]))
 
 
@@ -215,7 +220,7 @@ def _matmul(a: object, b: object) -> object:
     return np.matmul(numeric(a), numeric(b))
 
 
-def _check_dot(arguments: Mapping[str, object]) -> None:
+def _check_dot(arguments: Mapping[str, Any]) -> None:
     left, right = shape_of(arguments["a"]), shape_of(arguments["b"])
     if len(left) > 2 or len(right) > 2:
         raise ValueError("dot takes vectors and matrices; use matmul or @ for stacks")
@@ -230,7 +235,7 @@ def _dot(a: object, b: object) -> object:
     return np.dot(numeric(a), numeric(b))
 
 
-def _check_outer(arguments: Mapping[str, object]) -> None:
+def _check_outer(arguments: Mapping[str, Any]) -> None:
     count = math.prod(shape_of(arguments["a"])) * math.prod(shape_of(arguments["b"]))
     check_elements(count)
     check_terms(count)
@@ -241,7 +246,7 @@ def _outer(a: object, b: object) -> np.ndarray:
     return np.outer(numeric(a), numeric(b))
 
 
-def _check_diag(arguments: Mapping[str, object]) -> None:
+def _check_diag(arguments: Mapping[str, Any]) -> None:
     shape = shape_of(arguments["v"])
     if len(shape) == 1:
         side = shape[0] + abs(operator.index(arguments["k"]))
@@ -253,7 +258,7 @@ def _diag(v: object, k: int = 0) -> np.ndarray:
     return np.diag(numeric(v), k)
 
 
-def _check_matrix(arguments: Mapping[str, object]) -> None:
+def _check_matrix(arguments: Mapping[str, Any]) -> None:
     # numpy would turn a vector into a square matrix here, growing it quadratically.
     if len(shape_of(arguments["x"])) < 2:
         raise ValueError("tril and triu take a matrix or a stack of matrices")
@@ -270,7 +275,7 @@ def _triu(x: object, k: int = 0) -> np.ndarray:
 
 
 @_allowed("len")
-def _len(x: object) -> int:
+def _len(x: Sized) -> int:
     return len(x)
 
 

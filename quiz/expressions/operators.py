@@ -3,6 +3,7 @@
 import ast
 import operator
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -24,7 +25,9 @@ _BINARY: dict[type, Callable[[object, object], object]] = {
     ast.MatMult: operator.matmul,
 }
 
-_COMPARE: dict[type, Callable[[object, object], object]] = {
+# The operands are whatever the expression computed: a pair Python cannot combine raises TypeError,
+# which the evaluator reports as the expression's error.
+_COMPARE: dict[type, Callable[[Any, Any], object]] = {
     ast.Eq: operator.eq,
     ast.NotEq: operator.ne,
     ast.Lt: operator.lt,
@@ -33,7 +36,7 @@ _COMPARE: dict[type, Callable[[object, object], object]] = {
     ast.GtE: operator.ge,
 }
 
-_UNARY: dict[type, Callable[[object], object]] = {
+_UNARY: dict[type, Callable[[Any], object]] = {
     ast.UAdd: operator.pos,
     ast.USub: operator.neg,
 }
@@ -88,8 +91,11 @@ def truth(value: object) -> bool:
     return bool(value)
 
 
-def subscript(value: object, index: object) -> object:
-    """`value[index]`; for arrays, index lists become arrays and the result size is checked."""
+def subscript(value: Any, index: object) -> object:
+    """`value[index]`; for arrays, index lists become arrays and the result size is checked.
+
+    `value` is whatever the expression computed; one that cannot be indexed raises TypeError.
+    """
     if isinstance(value, (np.ndarray, np.generic)):
         index = _array_index(index)
         check_index(np.shape(value), index)
@@ -119,7 +125,7 @@ def _power(base: object, exponent: object) -> object:
         return base**exponent
     # Python floats raise OverflowError themselves; make numpy do the same instead of giving inf.
     with np.errstate(over="raise"):
-        return base**exponent
+        return operator.pow(base, exponent)
 
 
 def _array_index(index: object) -> object:

@@ -1,6 +1,7 @@
 """Result shapes worked out from argument shapes alone, so sizes are checked before allocating."""
 
 import math
+from typing import TypeGuard
 
 import numpy as np
 
@@ -100,7 +101,7 @@ def _dims_consumed(part: object) -> int:
     return 1
 
 
-def _is_boolean(part: object) -> bool:
+def _is_boolean(part: object) -> TypeGuard[bool | np.bool_ | np.ndarray]:
     return isinstance(part, (bool, np.bool_)) or (
         isinstance(part, np.ndarray) and part.dtype == np.bool_
     )

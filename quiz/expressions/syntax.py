@@ -86,9 +86,15 @@ class ParsedSource:
 
     def node_column(self, node: ast.AST) -> int | None:
         """Where `node` starts, if it has a position."""
-        if not hasattr(node, "lineno"):
+        lineno, col_offset = getattr(node, "lineno", None), getattr(node, "col_offset", None)
+        if lineno is None or col_offset is None:
             return None
-        return self.column(node.lineno, node.col_offset)
+        return self.column(lineno, col_offset)
+
+    def end_column(self, node: ast.expr) -> int:
+        """Where `node` ends (parsed expressions always carry their end)."""
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        return self.column(node.end_lineno, node.end_col_offset)
 
     def segment(self, node: ast.AST) -> str:
         """The text of `node`, shortened for messages."""
@@ -148,7 +154,8 @@ def check(parsed: ParsedSource, names: Iterable[str] = ()) -> frozenset[str]:
 def _check_size(parsed: ParsedSource) -> None:
     # Iterative, so that a deep tree is refused before anything recurses over it. Each entry
     # carries the nearest node with a position (operators and contexts have none) to point at.
-    count, stack = 0, [(parsed.tree.body, 1, parsed.tree.body)]
+    count = 0
+    stack: list[tuple[ast.AST, int, ast.AST]] = [(parsed.tree.body, 1, parsed.tree.body)]
     while stack:
         node, depth, anchor = stack.pop()
         count += 1
@@ -289,11 +296,11 @@ class _Checker:
             raise self.parsed.error("names starting with `_` are not allowed", node)
 
     def _attribute_column(self, node: ast.Attribute) -> int:
-        return self.parsed.column(node.end_lineno, node.end_col_offset) - len(node.attr)
+        return self.parsed.end_column(node) - len(node.attr)
 
-    def _between(self, left: ast.AST, right: ast.AST, symbol: str) -> int | None:
+    def _between(self, left: ast.expr, right: ast.expr, symbol: str) -> int | None:
         """Column of `symbol` between two operands, or of the left operand if not found."""
-        start = self.parsed.column(left.end_lineno, left.end_col_offset)
+        start = self.parsed.end_column(left)
         end = self.parsed.column(right.lineno, right.col_offset)
         found = self.parsed.source.find(symbol, start - 1, end - 1) if symbol else -1
         return found + 1 if found >= 0 else self.parsed.node_column(left)

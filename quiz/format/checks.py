@@ -52,7 +52,9 @@ def _check_worked(question: Parametric, where: Location, report: Report) -> None
             continue
         known = names + [f"{n}.{s}" for n in question.derived for s in TRACE_STEPS]
         at = located(question, "worked", name) or where
-        report.error(at, f"worked: '{name}' is not a parameter, a derived value or a step of an attention run (run.weights){did_you_mean(name, known)}")
+        report.error(
+            at, f"worked: '{name}' is not a parameter, a derived value or a step of an attention run (run.weights){did_you_mean(name, known)}"
+        )
 
 
 def _warn(question: QuestionBase, where: Location, report: Report) -> None:

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.format.convert import INVALID, Where, converter_for, did_you_mean
+from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 
 CLAIMS_FILE = "claims.yaml"

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from quiz.format.diagnostics import Location, Report
 from quiz.format.convert import INVALID, Marks, Where, describe
+from quiz.format.diagnostics import Location, Report
 from quiz.format.yaml_source import YamlList, YamlMap
 from quiz.i18n import LANGUAGES
 
@@ -117,7 +117,8 @@ class Expr:
 def _expression_source(value: object) -> str | None:
     if isinstance(value, YamlList):
         parts = [_expression_source(v) for v in value]
-        return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"  # type: ignore[arg-type]
+        sources = [p for p in parts if p is not None]
+        return "[" + ", ".join(sources) + "]" if len(sources) == len(parts) else None
     if isinstance(value, str) and value.strip():
         return str(value)
     return None
@@ -169,10 +170,17 @@ class Tolerance:
     """
 
     yaml_label: ClassVar[str] = "tolerance"
-    rtol: float = field(default=5e-3, metadata=doc("Relative tolerance: the share of the key's size an answer may be off by (default 0.005, that is 0.5%).", minimum=0))
+    rtol: float = field(
+        default=5e-3,
+        metadata=doc("Relative tolerance: the share of the key's size an answer may be off by (default 0.005, that is 0.5%).", minimum=0),
+    )
     atol: float = field(
         default=5e-4,
-        metadata=doc("Absolute tolerance: how far off an answer may be whatever the key's size (default 0.0005).", exclusiveMinimum=0, reason="so an answer of 0 can be graded"),
+        metadata=doc(
+            "Absolute tolerance: how far off an answer may be whatever the key's size (default 0.0005).",
+            exclusiveMinimum=0,
+            reason="so an answer of 0 can be graded",
+        ),
     )
     decimals: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many decimal places.", minimum=0, maximum=12))
     sigfigs: int | None = field(default=None, metadata=doc("Also accept answers rounded to this many significant figures.", minimum=1, maximum=15))
@@ -224,7 +232,8 @@ class Param:
         given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
         if len(given) != 1:  # no kind to draw by: nothing later can use this parameter
             found = ", ".join(given) if given else "none"
-            error_at(where, raw, given[1] if len(given) > 1 else "", f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})", report)
+            message = f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})"
+            error_at(where, raw, given[1] if len(given) > 1 else "", message, report)
             return False
         return None  # limits on each field are checked as it is read (see `check_limits`)
 
@@ -266,6 +275,11 @@ class Option:
 class QuestionBase:
     """Fields every question has."""
 
+    if TYPE_CHECKING:
+        # Each type's model declares `type` as a field of its own (`type: Literal["choice"] = "choice"`),
+        # placed after these fields in the schema; to the type checker every question has one.
+        type: str
+
     yaml_label: ClassVar[str] = "question"
     id: str = field(metadata=doc("Stable id: progress is tied to it, so never change it once published.", pattern=ID_PATTERN.pattern))
     topic: str = field(metadata=doc("A topic id from questions/claims.yaml (scaling, softmax, implementation, ...).", choices="topics"))
@@ -273,11 +287,15 @@ class QuestionBase:
     tags: tuple[str, ...] = field(default=(), metadata=doc("Free-form tags."))
     difficulty: int = field(default=2, metadata=doc("1 (warm-up) to 3 (hard); default 2.", minimum=1, maximum=3))
     time: int = field(default=120, metadata=doc("Suggested time in seconds (default 120).", minimum=10, maximum=3600))
-    refs: tuple[str, ...] = field(default=(), metadata=doc("Claim ids from questions/claims.yaml this question covers (A1, B4, X3, ...).", choices="claims"))
+    refs: tuple[str, ...] = field(
+        default=(), metadata=doc("Claim ids from questions/claims.yaml this question covers (A1, B4, X3, ...).", choices="claims")
+    )
     hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
     hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25).", minimum=0, maximum=1))
     explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
-    follow_ups: tuple[str, ...] = field(default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one)."))
+    follow_ups: tuple[str, ...] = field(
+        default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one).")
+    )
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
     version: str = field(default="", compare=False, metadata=INTERNAL)
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
@@ -315,7 +333,10 @@ class Parametric:
     derived: dict[str, Expr] = field(default_factory=dict, metadata=doc("Values computed from the parameters, in order.", referenced=True))
     worked: dict[str, Text] = field(
         default_factory=dict,
-        metadata=doc("Worked values to show after answering, by name (a derived value, or an attention run's step such as run.weights), each with a label in words; others are folded away."),
+        metadata=doc(
+            "Worked values to show after answering, by name (a derived value, or an attention run's step such as run.weights), "
+            "each with a label in words; others are folded away."
+        ),
     )
 
 

@@ -57,7 +57,7 @@ class _Builder:
             return dict(_SCALARS[tp])
         if isinstance(tp, type) and hasattr(tp, "json_schema"):
             return self._define(tp, tp.json_schema)
-        if dataclasses.is_dataclass(tp):
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return self._define(tp, lambda: self._object(tp))
         origin, args = get_origin(tp), get_args(tp)
         if origin is Literal:

@@ -23,7 +23,10 @@ _HINTS: Final = (
     ("did not find expected ',' or ']'", "a list opened with '[' above is not closed, or a ',' is missing between its items"),
     ("did not find expected ',' or '}'", "a mapping opened with '{' above is not closed, or a ',' is missing between its entries"),
     ("unexpected end of stream", "a quote or bracket opened above is never closed"),
-    ("unknown escape character", "inside double quotes a backslash starts an escape: write LaTeX in single quotes ('\\sqrt{d_k}') or double each backslash"),
+    (
+        "unknown escape character",
+        "inside double quotes a backslash starts an escape: write LaTeX in single quotes ('\\sqrt{d_k}') or double each backslash",
+    ),
     ("cannot start any token", "a value cannot start with @, ` or %: quote it"),
     ("expected alphabetic or numeric character", "a value starting with * or & reads as an alias or anchor: quote it (\"*bold*\")"),
 )

@@ -10,6 +10,7 @@ as a string) never reach authors.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -18,10 +19,8 @@ import yaml
 from quiz.format.diagnostics import Location, SourceError
 from quiz.format.yaml_hints import yaml_hint
 
-try:  # libyaml's parser when PyYAML was built with it; the pure-Python one otherwise
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+# libyaml's parser when PyYAML was built with it; the pure-Python one otherwise
+_Loader = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 NULLS: Final = frozenset({"", "~", "null", "Null", "NULL"})
@@ -56,7 +55,9 @@ class YamlList(list[object]):
 
 
 def _mark(event: yaml.Event) -> tuple[int, int]:
-    return (event.start_mark.line + 1, event.start_mark.column + 1)
+    mark = event.start_mark
+    assert mark is not None  # the parser marks every event it emits
+    return (mark.line + 1, mark.column + 1)
 
 
 def read_yaml_file(path: Path) -> object:
@@ -109,21 +110,22 @@ def _refuse(path: Path, event: yaml.Event, what: str) -> SourceError:
 
 
 def _check_plain_node(event: yaml.Event, path: Path) -> None:
-    if getattr(event, "anchor", None) is not None:
-        raise _refuse(path, event, f"anchors (&{event.anchor}) are not allowed in question files; repeat the value instead")
-    if getattr(event, "tag", None) is not None:
-        raise _refuse(path, event, f"YAML tags ({event.tag}) are not allowed in question files")
+    anchor = getattr(event, "anchor", None)
+    if anchor is not None:
+        raise _refuse(path, event, f"anchors (&{anchor}) are not allowed in question files; repeat the value instead")
+    tag = getattr(event, "tag", None)
+    if tag is not None:
+        raise _refuse(path, event, f"YAML tags ({tag}) are not allowed in question files")
 
 
-def _build(events: object, path: Path) -> object:
+def _build(events: Iterable[yaml.Event], path: Path) -> object:
     """Build the data from the event stream with an explicit stack (no recursion limit to hit)."""
-    # Each stack entry is a container being filled and, for a mapping, the key awaiting a value.
-    stack: list[list[object]] = []
+    stack: list[_Open] = []
     root: object = None
     documents = 0
-    for event in events:  # type: ignore[attr-defined]
+    for event in events:
         kind = type(event)
-        if kind is yaml.ScalarEvent:
+        if type(event) is yaml.ScalarEvent:
             _check_plain_node(event, path)
             value: object = event.value
             if not event.implicit[0]:
@@ -132,15 +134,15 @@ def _build(events: object, path: Path) -> object:
                 value = None
         elif kind is yaml.MappingStartEvent:
             _check_plain_node(event, path)
-            stack.append([YamlMap(_mark(event)), None])
+            stack.append(_Open(YamlMap(_mark(event))))
             continue
         elif kind is yaml.SequenceStartEvent:
             _check_plain_node(event, path)
-            stack.append([YamlList(_mark(event)), None])
+            stack.append(_Open(YamlList(_mark(event))))
             continue
         elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
-            value = stack.pop()[0]
-        elif kind is yaml.AliasEvent:
+            value = stack.pop().container
+        elif type(event) is yaml.AliasEvent:
             raise _refuse(path, event, f"aliases (*{event.anchor}) are not allowed in question files")
         elif kind is yaml.DocumentStartEvent:
             documents += 1
@@ -156,14 +158,23 @@ def _build(events: object, path: Path) -> object:
     return root
 
 
-def _add(top: list[object], value: object, event: yaml.Event, path: Path) -> None:
-    container = top[0]
+class _Open:
+    """A container on the stack being filled and, for a mapping, the key read that awaits its value."""
+
+    __slots__ = ("container", "key")
+
+    def __init__(self, container: YamlMap | YamlList) -> None:
+        self.container = container
+        self.key: str | None = None
+
+
+def _add(top: _Open, value: object, event: yaml.Event, path: Path) -> None:
+    container = top.container
     if isinstance(container, YamlList):
         container.append(value)
         container.marks.append(_value_mark(value, event))
         return
-    assert isinstance(container, YamlMap)
-    key = top[1]
+    key = top.key
     if key is None:  # this value is a key
         if not isinstance(value, str):
             what = "an empty key" if value is None else "a mapping or list used as a key"
@@ -173,10 +184,10 @@ def _add(top: list[object], value: object, event: yaml.Event, path: Path) -> Non
             first = container.marks[value]
             raise _refuse(path, event, f"duplicate key '{value}' (first defined at line {first[0]})")
         container.marks[value] = _mark(event)
-        top[1] = value
+        top.key = value
     else:
-        container[key] = value  # type: ignore[index]
-        top[1] = None
+        container[key] = value
+        top.key = None
 
 
 def _value_mark(value: object, event: yaml.Event) -> tuple[int, int]:

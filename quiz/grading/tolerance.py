@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from quiz.format.model import Tolerance
 
@@ -13,15 +14,14 @@ from quiz.format.model import Tolerance
 _SLACK: Final = 1e-9
 
 
-def within(value: Any, key: Any, tolerance: Tolerance) -> np.ndarray:
+def within(value: ArrayLike, key: ArrayLike, tolerance: Tolerance) -> np.ndarray:
     """Element-wise: is |value − key| ≤ atol + rtol·|key|? (widened by decimals/sigfigs)."""
-    value = np.asarray(value, dtype=np.float64)
-    key = np.asarray(key, dtype=np.float64)
-    allowed = tolerance.effective_atol + tolerance.effective_rtol * np.abs(key)
+    given, right = np.asarray(value, dtype=np.float64), np.asarray(key, dtype=np.float64)
+    allowed = tolerance.effective_atol + tolerance.effective_rtol * np.abs(right)
     with np.errstate(invalid="ignore"):
-        return np.abs(value - key) <= allowed * (1 + _SLACK)
+        return np.abs(given - right) <= allowed * (1 + _SLACK)
 
 
-def allowed_error(key: Any, tolerance: Tolerance) -> np.ndarray:
+def allowed_error(key: ArrayLike, tolerance: Tolerance) -> np.ndarray:
     """The largest error accepted for each element of `key`."""
     return tolerance.effective_atol + tolerance.effective_rtol * np.abs(np.asarray(key, dtype=np.float64))

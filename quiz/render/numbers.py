@@ -71,7 +71,7 @@ def _format_inline_value(value: object) -> str:
     return format_value(value)
 
 
-def _format_scalar(value: object, digits: int) -> str:
+def _format_scalar(value: float | int | np.number | np.bool_, digits: int) -> str:
     if isinstance(value, (bool, np.bool_)):
         return str(value)
     return format_number(value, digits)
@@ -91,7 +91,7 @@ def _matrix_block(matrix: np.ndarray) -> str:
     else:
         left = ["⎡", *["⎢"] * (len(rows) - 2), "⎣"]
         right = ["⎤", *["⎥"] * (len(rows) - 2), "⎦"]
-        lines = [f"{l} {row} {r}" for l, row, r in zip(left, rows, right)]
+        lines = [f"{opening} {row} {closing}" for opening, row, closing in zip(left, rows, right)]
     return "\n\n```text\n" + "\n".join(lines) + "\n```\n\n"
 
 

@@ -62,7 +62,7 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
         "id": question.id,
         "seed": variant.seed,
         "version": question.version,
-        "type": question.type,  # type: ignore[attr-defined]
+        "type": question.type,
         "topic": question.topic,
         "difficulty": question.difficulty,
         "time": question.time,

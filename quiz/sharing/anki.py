@@ -68,7 +68,8 @@ class Card:
     @property
     def guid(self) -> str:
         """Stable across exports: the variant key and the language decide it."""
-        return genanki.guid_for(GUID_PREFIX, self.key, self.lang)
+        guid: str = genanki.guid_for(GUID_PREFIX, self.key, self.lang)  # genanki is untyped
+        return guid
 
 
 def cards(bank: Bank, languages: Sequence[str], variants: int, skipped: list[str]) -> Iterator[Card]:

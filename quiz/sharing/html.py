@@ -36,12 +36,14 @@ def _parser() -> MarkdownIt:
 
 def markdown_html(markdown: str) -> str:
     """A Markdown text (with `$...$` maths) as HTML for a flashcard."""
-    return _parser().render(markdown).strip()
+    html: str = _parser().render(markdown)
+    return html.strip()
 
 
 def inline_html(markdown: str) -> str:
     """One line of Markdown as inline HTML (no paragraph around it)."""
-    return _parser().renderInline(markdown).strip()
+    html: str = _parser().renderInline(markdown)
+    return html.strip()
 
 
 def card_value(value: object) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from quiz.answers import Invalid
+from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase, Text
@@ -22,7 +23,7 @@ from quiz.grading.result import Result
 from quiz.render.plain_data import json_ready
 from quiz.variants.variant import Variant
 
-Evaluate = Callable[[Any, str], Any]
+Evaluate = Callable[[Expression, str], Any]
 """Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
 
 
@@ -57,16 +58,30 @@ class Mistake:
     """What a learner making this mistake is told."""
 
 
-class QuestionType(ABC):
+Q = TypeVar("Q", bound=QuestionBase, covariant=True)
+"""The model of a question type: `QuestionType[ChoiceQuestion]` handles choice questions."""
+
+
+class QuestionType(ABC, Generic[Q]):
     """The behaviour of one question type; `model` is the dataclass its YAML converts to."""
 
     name: ClassVar[str]
-    model: ClassVar[type[QuestionBase]]
+    model: type[Q]
     scaffold: ClassVar[str]
     """A commented question of this type for `quiz new` to start from, with `<ID>`, `<TOPIC>` and
     `<CLAIM>` to fill in; as written it passes `quiz validate --strict`."""
     scaffold_topic: ClassVar[str]
     """The topic the scaffold's content belongs to, used when none is asked for."""
+
+    def question_of(self, holder: Variant | CompiledQuestion) -> Q:
+        """The question of a variant (or a compiled question) of this type, as this type's model.
+
+        The registry picks a question's type by its `type` field, so a mismatch is a bug.
+        """
+        question = holder.question
+        if not isinstance(question, self.model):
+            raise TypeError(f"{question.id} is a {question.type} question, not a {self.name} one")
+        return question
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         """The variant's answer key and each misconception's value, computed from its values.

@@ -59,11 +59,11 @@ options:                      # shown in a new order for each variant; add `shuf
 explanation:
   en: With independent unit-variance components, $q \cdot k$ has variance $d_k$; dividing by $\sqrt{d_k}$ brings it back to one, so the softmax does not saturate.
   ja: 成分が独立で分散 1 なら $q \cdot k$ の分散は $d_k$ です。$\sqrt{d_k}$ で割ると分散が 1 に戻り、softmax が飽和しません。
-"""
+"""  # noqa: E501 - written out as the author's file, one line per text like the bundled bank
 """What `quiz new --type choice` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class ChoiceType(QuestionType):
+class ChoiceType(QuestionType[ChoiceQuestion]):
     name = "choice"
     model = ChoiceQuestion
     scaffold = SCAFFOLD
@@ -73,7 +73,7 @@ class ChoiceType(QuestionType):
         if compiled.answer is None:
             return None, {}
         answer = evaluate(compiled.answer, "answer")
-        ids = option_ids(compiled.question.options)  # type: ignore[attr-defined]
+        ids = option_ids(self.question_of(compiled).options)
         if not isinstance(answer, str) or answer not in ids:
             raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})", "answer")
         return answer, {}

@@ -24,7 +24,10 @@ class MultiQuestion(QuestionBase):
 
     type: Literal["multi"] = "multi"
     options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`.", minItems=2, maxItems=options.MAX_OPTIONS))
-    shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
+    shuffle: bool = field(
+        default=True,
+        metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."),
+    )
 
     @property
     def shuffles(self) -> bool:
@@ -59,7 +62,7 @@ explanation:
 """What `quiz new --type multi` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class MultiType(QuestionType):
+class MultiType(QuestionType[MultiQuestion]):
     name = "multi"
     model = MultiQuestion
     scaffold = SCAFFOLD

@@ -109,7 +109,7 @@ def _exact_text(value: np.ndarray) -> str:
     return repr(float(value) + 0.0)  # + 0.0: no "-0.0"
 
 
-class NumericType(QuestionType):
+class NumericType(QuestionType[NumericQuestion]):
     """Shared behaviour of the numeric types; `rank` is the key's number of dimensions."""
 
     rank: ClassVar[int]
@@ -146,7 +146,7 @@ class NumericType(QuestionType):
         return parsed if isinstance(parsed, Invalid) else parsed.value
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
-        question: NumericQuestion = variant.question  # type: ignore[assignment]
+        question = self.question_of(variant)
         marks = within(response, variant.answer, question.tolerance)
         element_marks = marks if marks.ndim else None
         if marks.all():
@@ -177,18 +177,18 @@ class NumericType(QuestionType):
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
         what = describe_shape(np.shape(variant.answer), lang)
-        return [tr("show.answer_with", lang, what=what), tolerance_rule(variant.question, lang)]  # type: ignore[arg-type]
+        return [tr("show.answer_with", lang, what=what), tolerance_rule(self.question_of(variant), lang)]
 
     def response_text(self, variant: Variant, response: Any) -> str:
         return _exact_text(np.asarray(response, dtype=np.float64))
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
-        tolerance = variant.question.tolerance  # type: ignore[attr-defined]
-        rule = tolerance_rule(variant.question, lang)  # type: ignore[arg-type]
+        question = self.question_of(variant)
+        tolerance, rule = question.tolerance, tolerance_rule(question, lang)
         return {"tolerance": {"rtol": tolerance.effective_rtol, "atol": tolerance.effective_atol, "rule": rule}}
 
     def rule(self, variant: Variant, lang: str) -> str | None:
-        return tolerance_rule(variant.question, lang)  # type: ignore[arg-type]
+        return tolerance_rule(self.question_of(variant), lang)
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         if result.marks is None or response is None:
@@ -197,15 +197,22 @@ class NumericType(QuestionType):
 
     def mistakes(self, variant: Variant) -> list[Mistake]:
         return [
-            Mistake(m.name, m.label, json_ready(variant.misconceptions[m.name]), format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS), m.credit, m.feedback)
-            for m in variant.question.misconceptions  # type: ignore[attr-defined]
+            Mistake(
+                m.name,
+                m.label,
+                json_ready(variant.misconceptions[m.name]),
+                format_array_inline(variant.misconceptions[m.name], SHOWN_DIGITS),
+                m.credit,
+                m.feedback,
+            )
+            for m in self.question_of(variant).misconceptions
         ]
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """The key is finite, grades as correct as computed and as shown (rounded), a near miss
         just outside the tolerance does not, and every misconception is finite, of the key's
         shape and beyond the tolerance of the key and of every other misconception."""
-        question: NumericQuestion = variant.question  # type: ignore[assignment]
+        question = self.question_of(variant)
         answer_at = located(question, "answer") or question.answer.location
         tolerance_at = located(question, "tolerance") or answer_at
         key = np.asarray(variant.answer, dtype=np.float64)
@@ -248,7 +255,8 @@ class NumericType(QuestionType):
         elif self.grade(variant, response).verdict is not Verdict.CORRECT:
             yield Problem(
                 tolerance_at,
-                f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): a learner who types the key as shown is marked wrong",
+                f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): "
+                "a learner who types the key as shown is marked wrong",
                 f"shown {shown}, key {_figures(np.asarray(variant.answer))}",
                 f"widen the tolerance (sigfigs: {SHOWN_DIGITS} accepts what is shown)",
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import Any, Final
+from typing import Any, Final, Protocol, runtime_checkable
 
 from quiz.answers import Invalid
 from quiz.format.convert import Where, located
@@ -55,15 +55,30 @@ def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Opt
         error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
 
 
-def options_of(variant: Variant) -> tuple[Option, ...]:
-    return variant.question.options  # type: ignore[attr-defined,no-any-return]
+@runtime_checkable
+class WithOptions(Protocol):
+    """A question whose options a learner picks from: choice and multi."""
+
+    @property
+    def options(self) -> tuple[Option, ...]: ...
+
+    @property
+    def shuffle(self) -> bool: ...
+
+
+def _question(variant: Variant) -> WithOptions:
+    question = variant.question
+    if not isinstance(question, WithOptions):
+        raise TypeError(f"{question.id} is a {question.type} question, which has no options")
+    return question
 
 
 def shown(variant: Variant) -> list[tuple[str, Option]]:
     """(id, option) in the order the variant shows them; the n-th is labelled letter(n)."""
-    options = options_of(variant)
+    question = _question(variant)
+    options = question.options
     ids = option_ids(options)
-    order = option_order(variant, len(options), variant.question.shuffle)  # type: ignore[attr-defined]
+    order = option_order(variant, len(options), question.shuffle)
     return [(ids[i], options[i]) for i in order]
 
 
@@ -120,12 +135,12 @@ def read_picks(variant: Variant, text: str) -> list[str] | Invalid:
     The letter shown wins: options are shuffled, so the option with the id `a` may be shown as
     c), and a learner who types `a` means the option they see as a).
     """
-    text = plain_text(text)
-    if isinstance(text, Invalid):
-        return text
+    plain = plain_text(text)
+    if isinstance(plain, Invalid):
+        return plain
     ids = [i for i, _ in shown(variant)]
     picks: list[str] = []
-    for word in (w.lower() for w in words(text)):
+    for word in (w.lower() for w in words(plain)):
         bare = word.strip("()")
         number = small_number(bare)
         if len(bare) == 1 and "a" <= bare < letter(len(ids)):

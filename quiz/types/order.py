@@ -39,7 +39,7 @@ class OrderItem:
     def from_yaml(cls, value: object, where: Where, report: Report) -> object:
         if not (isinstance(value, YamlMap) and "text" in value):
             text = Text.from_yaml(value, where, report)
-            return INVALID if text is INVALID else cls(text)  # type: ignore[arg-type]
+            return cls(text) if isinstance(text, Text) else INVALID
         ok = True
         for key in value:
             if key not in ("id", "text"):
@@ -51,9 +51,9 @@ class OrderItem:
             report.error(at, f"{where.field}.id: expected a short id (lower-case letters, digits, - or _), got {describe(item_id)}")
             ok = False
         text = Text.from_yaml(value["text"], where.child("text", value.marks["text"]), report)
-        if text is INVALID or not ok:
+        if not (ok and isinstance(text, Text)):
             return INVALID
-        return cls(text, item_id)  # type: ignore[arg-type]
+        return cls(text, item_id if isinstance(item_id, str) else None)  # ok: item_id is None or a valid id
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
@@ -79,11 +79,16 @@ class CriticalPair:
     """Two steps whose order matters most: putting the second before the first is a named mistake."""
 
     yaml_label: ClassVar[str] = "critical pair"
-    pair: tuple[str, ...] = field(metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]"))
+    pair: tuple[str, ...] = field(
+        metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]")
+    )
     name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax.", pattern=ID_PATTERN.pattern))
     label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
     feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
-    cap: float = field(default=0.0, metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1))
+    cap: float = field(
+        default=0.0,
+        metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1),
+    )
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
@@ -98,7 +103,9 @@ class OrderQuestion(QuestionBase):
     """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
 
     type: Literal["order"] = "order"
-    items: tuple[OrderItem, ...] = field(metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12))
+    items: tuple[OrderItem, ...] = field(
+        metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12)
+    )
     critical: tuple[CriticalPair, ...] = field(default=(), metadata=doc("Pairs of steps whose wrong order is a named mistake that caps the score."))
 
     @property
@@ -132,10 +139,6 @@ def violated(question: OrderQuestion, order: Sequence[int]) -> list[CriticalPair
     return [pair for pair in question.critical if position[index[pair.pair[0]]] > position[index[pair.pair[1]]]]
 
 
-def _items(variant: Variant) -> list[Text]:
-    return [item.text for item in variant.question.items]  # type: ignore[attr-defined]
-
-
 SCAFFOLD = r"""id: <ID>
 type: order
 # The topic and the claims this question covers (ids from questions/claims.yaml):
@@ -165,19 +168,22 @@ explanation:
 """What `quiz new --type order` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class OrderType(QuestionType):
+class OrderType(QuestionType[OrderQuestion]):
     name = "order"
     model = OrderQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "implementation"
 
+    def _items(self, variant: Variant) -> list[Text]:
+        return [item.text for item in self.question_of(variant).items]
+
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """Item numbers as shown, in the learner's order: `3 1 2`, `3, 1, 2` or `[3, 1, 2]`."""
-        text = plain_text(text)
-        if isinstance(text, Invalid):
-            return text
-        count = len(_items(variant))
-        numbers = item_numbers(text.strip("[]()"), count)
+        plain = plain_text(text)
+        if isinstance(plain, Invalid):
+            return plain
+        count = len(self._items(variant))
+        numbers = item_numbers(plain.strip("[]()"), count)
         if isinstance(numbers, Invalid):
             return numbers
         if sorted(numbers) != list(range(count)):
@@ -187,7 +193,7 @@ class OrderType(QuestionType):
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
         """The learner's order, as the items' indices in the correct order, against 0, 1, 2, ..."""
-        question: OrderQuestion = variant.question  # type: ignore[assignment]
+        question = self.question_of(variant)
         count = len(question.items)
         if sorted(response) != list(range(count)):
             raise ValueError(f"an order must list each of the {count} items once, got {list(response)}")
@@ -202,32 +208,32 @@ class OrderType(QuestionType):
         return finish(question, raw, hints_used, answer=list(range(count)), details={"ordered_pairs": right, "pairs": pairs}, **extra)
 
     def revealed_answer(self, variant: Variant) -> Any:
-        return list(range(len(_items(variant))))
+        return list(range(len(self._items(variant))))
 
     def answer_text(self, variant: Variant, lang: str) -> str:
-        return "\n".join(f"{n}. {variant.text(item, lang)}" for n, item in enumerate(_items(variant), 1))
+        return "\n".join(f"{n}. {variant.text(item, lang)}" for n, item in enumerate(self._items(variant), 1))
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
         # Item numbers as shown, in the right order: what `quiz grade` expects.
-        shown = display_order(variant, len(_items(variant)))
+        shown = display_order(variant, len(self._items(variant)))
         return [shown.index(i) + 1 for i in range(len(shown))]
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
-        items = _items(variant)
+        items = self._items(variant)
         order = display_order(variant, len(items))
         return [tr("show.put_in_order", lang), *(f"  {n}. {variant.text(items[i], lang)}" for n, i in enumerate(order, 1))]
 
     def response_text(self, variant: Variant, response: Any) -> str:
-        shown = display_order(variant, len(_items(variant)))
+        shown = display_order(variant, len(self._items(variant)))
         return " ".join(str(shown.index(i) + 1) for i in response)
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
-        items = _items(variant)
+        items = self._items(variant)
         return {"items": [variant.text(items[i], lang) for i in display_order(variant, len(items))]}
 
     def mistakes(self, variant: Variant) -> list[Mistake]:
         """Each critical pair: its value is the two steps the wrong way round, [then, first]."""
-        pairs = variant.question.critical  # type: ignore[attr-defined]
+        pairs = self.question_of(variant).critical
         return [Mistake(p.name, p.label, [p.pair[1], p.pair[0]], f"[{p.pair[1]}, {p.pair[0]}]", p.cap, p.feedback) for p in pairs]
 
     def mistake_shown(self, variant: Variant, mistake: Mistake, lang: str) -> str:
@@ -240,7 +246,7 @@ class OrderType(QuestionType):
         """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""
         if response is None:
             return None
-        items = _items(variant)
+        items = self._items(variant)
         lines = []
         for n, item in enumerate(response, 1):
             mark = "✓" if item == n - 1 else tr("grade.belongs_at", lang, n=item + 1)

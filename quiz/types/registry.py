@@ -9,18 +9,20 @@ from quiz.format.model import QuestionBase
 from quiz.types import choice, code, explain, matrix, multi, number, order, truefalse, vector
 from quiz.types.base import QuestionType
 
-TYPES: Final[dict[str, QuestionType]] = {
+TYPES: Final[dict[str, QuestionType[QuestionBase]]] = {
     t.name: t for t in (m.TYPE for m in (number, vector, matrix, choice, multi, order, truefalse, explain, code))
 }
 TYPE_NAMES: Final = tuple(TYPES)
 QUESTION_TYPES: Final = tuple(t.model for t in TYPES.values())
 
-Question = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
+# A type hint built at run time from the registered models, for the converter and the schema; to
+# the type checker it is a value (a question it converts is a QuestionBase).
+Question: Final[object] = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
 """Any question, told apart by its `type` field."""
 
 convert_question = converter_for(Question)
 
 
-def type_of(question: QuestionBase) -> QuestionType:
+def type_of(question: QuestionBase) -> QuestionType[QuestionBase]:
     """The behaviour of `question`'s type."""
-    return TYPES[question.type]  # type: ignore[attr-defined]
+    return TYPES[question.type]

@@ -29,10 +29,6 @@ class TrueFalseQuestion(QuestionBase):
     answer: bool = field(metadata=doc("true or false."))
 
 
-def _key(variant: Variant) -> bool:
-    return variant.question.answer  # type: ignore[attr-defined,no-any-return]
-
-
 SCAFFOLD = r"""id: <ID>
 type: truefalse
 # The topic and the claims this question covers (ids from questions/claims.yaml):
@@ -50,11 +46,14 @@ explanation:
 """What `quiz new --type truefalse` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class TrueFalseType(QuestionType):
+class TrueFalseType(QuestionType[TrueFalseQuestion]):
     name = "truefalse"
     model = TrueFalseQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "scaling"
+
+    def _key(self, variant: Variant) -> bool:
+        return self.question_of(variant).answer
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         word = plain_text(text)
@@ -66,16 +65,16 @@ class TrueFalseType(QuestionType):
         return Invalid("response.true_or_false", {"text": word})
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
-        return finish(variant.question, 1.0 if bool(response) == _key(variant) else 0.0, hints_used, answer=_key(variant))
+        return finish(variant.question, 1.0 if bool(response) == self._key(variant) else 0.0, hints_used, answer=self._key(variant))
 
     def revealed_answer(self, variant: Variant) -> Any:
-        return _key(variant)
+        return self._key(variant)
 
     def answer_text(self, variant: Variant, lang: str) -> str:
-        return tr("show.true" if _key(variant) else "show.false", lang)
+        return tr("show.true" if self._key(variant) else "show.false", lang)
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
-        return _key(variant)
+        return self._key(variant)
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
         return [tr("show.true_or_false", lang)]

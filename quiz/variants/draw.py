@@ -9,7 +9,7 @@ from typing import Any, Final
 import numpy as np
 
 from engine import Fault
-from quiz.expressions import ExpressionError
+from quiz.expressions import Expression, ExpressionError
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
@@ -61,7 +61,7 @@ def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, 
     return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored)))
 
 
-def _evaluate(compiled: CompiledQuestion, expression, values: Mapping[str, Any], what: str) -> Any:
+def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str) -> Any:
     try:
         return expression.evaluate(values)
     except ExpressionError as exc:
@@ -90,9 +90,11 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
     spec = param.spec
     what = f"params.{param.name}"
     if spec.kind == "choice":
-        return spec.choice[int(rng.integers(len(spec.choice)))].value  # type: ignore[index]
+        assert spec.choice is not None  # the kind names the one field given
+        return spec.choice[int(rng.integers(len(spec.choice)))].value
     if spec.kind == "fault":
-        names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)  # type: ignore[operator]
+        assert spec.fault is not None
+        names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
         return names[int(rng.integers(len(names)))]
     bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
     if spec.kind == "integer":
@@ -101,12 +103,12 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
             raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
     if spec.kind == "decimal":
-        low, high = (float(b) for b in bounds)
-        steps = math.floor((high - low) / spec.step + 1e-9)
+        start, stop = (float(b) for b in bounds)
+        steps = math.floor((stop - start) / spec.step + 1e-9)
         if steps < 0:
-            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
+            raise VariantError(compiled.question.id, f"{what}: min {start} is above max {stop}", what)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
-        return round(low + int(rng.integers(steps + 1)) * spec.step, places)
+        return round(start + int(rng.integers(steps + 1)) * spec.step, places)
     shape = tuple(_whole(compiled, b, what) for b in bounds)
     if any(n < 1 or n > 64 for n in shape):
         raise VariantError(compiled.question.id, f"{what}: each dimension must be between 1 and 64, got {shape}", what)

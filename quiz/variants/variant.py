@@ -11,7 +11,7 @@ from typing import Any
 
 from quiz.expressions import ExpressionError
 from quiz.format.compile import CompiledQuestion
-from quiz.format.model import Text
+from quiz.format.model import QuestionBase, Text
 
 
 class VariantError(Exception):
@@ -41,7 +41,7 @@ class Variant:
     """Each misconception's value for this variant, by name."""
 
     @property
-    def question(self):  # noqa: ANN201 - the concrete question class varies
+    def question(self) -> QuestionBase:
         return self.compiled.question
 
     @property

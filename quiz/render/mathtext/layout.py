@@ -79,9 +79,12 @@ def script(piece: Piece, convert: Callable[[str], str | None], mark: str) -> str
 
 def limits(symbol: str, below: Piece | None, above: Piece | None) -> str:
     """A big operator with its limits: `Σᵢ₌₁^dₖ` when the lower limit has subscripts, else `Σ(i..n)`."""
-    lowered = "" if below is None else to_subscript(tidy(below.text))
+    upper = "" if above is None else script(above, to_superscript, "^")
+    if below is None:
+        return symbol + upper
+    lowered = to_subscript(tidy(below.text))
     if lowered is not None:
-        return symbol + lowered + ("" if above is None else script(above, to_superscript, "^"))
+        return symbol + lowered + upper
     span = tidy(below.text) + ("" if above is None else ".." + tidy(above.text))
     return f"{symbol}({span})"
 

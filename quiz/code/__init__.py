@@ -18,12 +18,14 @@ from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
 from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
 from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
 from quiz.code.sandbox import Limits, RunError
-from quiz.code.spec import Function, Task
+from quiz.code.spec import AnyTask, Function, Task
 from quiz.code.starter import default_starter, starter_problems
 from quiz.code.tasks import TASKS, get_task
 
 __all__ = [
     "CHECKS",
+    "TASKS",
+    "AnyTask",
     "CheckResult",
     "CodeOutcome",
     "Evidence",
@@ -31,7 +33,6 @@ __all__ = [
     "Limits",
     "Plan",
     "RunError",
-    "TASKS",
     "Task",
     "check_label",
     "check_problems",

@@ -13,7 +13,7 @@ import numpy as np
 
 from quiz.code.compare import DEFAULT_TOLERANCE, Output, difference
 from quiz.code.probes import Probe, ProbeSpec
-from quiz.code.spec import Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, T, Task
 
 ATTEMPTS = 40
 VISIBLE = 10.0  # a mistake shows on a probe when it is off by at least 10 times the tolerance …
@@ -25,7 +25,7 @@ def check_rng(seed: int, check: str) -> np.random.Generator:
     return np.random.default_rng([seed, zlib.crc32(check.encode("utf-8"))])
 
 
-def draw_check(task: Task, check: str, seed: int, policy: Policy) -> tuple[Probe, ...]:
+def draw_check(task: Task[T], check: str, seed: int, policy: Policy) -> tuple[Probe, ...]:
     """The probes of `check`, with the engine's and every applicable mistake's outputs."""
     rng = check_rng(seed, check)
     mistakes = [m for m in task.mistakes if m.applies(policy)]
@@ -37,7 +37,7 @@ def draw_check(task: Task, check: str, seed: int, policy: Policy) -> tuple[Probe
     return probes
 
 
-def resolve(spec: ProbeSpec, task: Task, mistakes: Sequence[Mistake], policy: Policy) -> Probe:
+def resolve(spec: ProbeSpec[T], task: Task[T], mistakes: Sequence[Mistake[T]], policy: Policy) -> Probe:
     """The probe of `spec`: the engine's output for each call, and each mistake's where it differs."""
     references = tuple(task.reference(call, policy) for call in spec.calls)
     outputs: dict[str, tuple[Output, ...]] = {}

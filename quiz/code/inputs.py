@@ -42,10 +42,8 @@ def lively_qk(
     """
     for _ in range(ATTEMPTS):
         q, k = normal(rng, *q_shape), normal(rng, *k_shape)
-        if k.ndim == q.ndim >= 3 and k.shape[-3] != q.shape[-3]:
-            k_full = engine.repeat_kv_heads(k, q.shape[-3] // k.shape[-3])
-        else:
-            k_full = k
+        grouped = k.ndim == q.ndim >= 3 and k.shape[-3] != q.shape[-3]  # fewer key heads than query heads
+        k_full = engine.repeat_kv_heads(k, q.shape[-3] // k.shape[-3]) if grouped else k
         if lively(q @ k_full.swapaxes(-2, -1) / math.sqrt(q.shape[-1])):
             break
     return q, k
@@ -67,7 +65,10 @@ def with_offset(q: np.ndarray, k: np.ndarray, offset: float) -> tuple[np.ndarray
     """
     E = q.shape[-1] + 1
     c = math.sqrt(offset * math.sqrt(E))
-    extend = lambda x: np.concatenate([x, np.full((*x.shape[:-1], 1), c)], axis=-1)  # noqa: E731
+
+    def extend(x: np.ndarray) -> np.ndarray:
+        return np.concatenate([x, np.full((*x.shape[:-1], 1), c)], axis=-1)
+
     return extend(q), extend(k)
 
 

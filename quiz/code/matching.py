@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from quiz.code.compare import DEFAULT_TOLERANCE, Tolerance, difference, mismatch
 from quiz.code.probes import Probe
 from quiz.code.sandbox import CallResult
-from quiz.code.spec import Policy, Task
+from quiz.code.spec import AnyTask, Policy
 
 # Below float64 the candidate's rounding differs from the model's by a few tolerances.
 LOW_PRECISION_SLACK = 3.0
 
 
 def matched_mistake(
-    task: Task, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], policy: Policy
+    task: AnyTask, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], policy: Policy
 ) -> str | None:
     """The id of the first of the task's mistakes the results match, or None."""
     for mistake in task.mistakes:

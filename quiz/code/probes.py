@@ -8,13 +8,14 @@ output and every modelled mistake's, so that fault matching needs no further com
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Generic
 
 import numpy as np
 
 from quiz.code.compare import Output, Tolerance, difference, mismatch, tolerance_for
 from quiz.code.outcome import Evidence
-from quiz.code.sandbox import Call, CallResult
+from quiz.code.sandbox import A, Arguments, Call, CallResult
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,10 @@ Criterion = MatchesEngine | RowsSumToOne | NoLeak
 
 
 @dataclass(frozen=True)
-class ProbeSpec:
-    """What a task's drawing produces: the calls and the criterion that judges them."""
+class ProbeSpec(Generic[A]):
+    """What a task's drawing produces: the calls (typed as the task's arguments) and the criterion that judges them."""
 
-    calls: tuple[Call, ...]
+    calls: tuple[Call[A], ...]
     criterion: Criterion = MatchesEngine()
 
 
@@ -58,7 +59,7 @@ class Probe:
     tolerance and dtype follow from the lowest precision among the calls' arguments.
     """
 
-    calls: tuple[Call, ...]
+    calls: tuple[Call[Arguments], ...]
     criterion: Criterion
     references: tuple[Output, ...]
     mistakes: Mapping[str, tuple[Output, ...]] = field(default_factory=dict)
@@ -84,42 +85,37 @@ def judge(probe: Probe, results: Sequence[CallResult]) -> Verdict:
     outputs: list[Output] = []
     for result, reference in zip(results, probe.references, strict=True):
         if result.error is not None or result.arrays is None:
-            return Verdict(False, _with(base, error=result.error))
+            return Verdict(False, replace(base, error=result.error))
         wrong_form = mismatch(result.arrays, reference)
         if wrong_form is not None:
-            return Verdict(False, _with(base, mismatch=wrong_form))
+            return Verdict(False, replace(base, mismatch=wrong_form))
         outputs.append(result.arrays)
     match probe.criterion:
         case MatchesEngine():
             return _matches(base, outputs, probe)
         case RowsSumToOne(axis=axis):
-            return _rows_sum_to_one(base, outputs, axis)
+            return _rows_sum_to_one(base, outputs, axis, probe.tolerance)
         case NoLeak(after=after, axis=axis):
             return _no_leak(base, outputs, after, axis)
-
-
-def _with(evidence: Evidence, **changes) -> Evidence:
-    return Evidence(**{**evidence.__dict__, **changes})
 
 
 def _matches(base: Evidence, outputs: list[Output], probe: Probe) -> Verdict:
     if any(array.dtype == bool for reference in probe.references for array in reference):
         differing = sum(int(np.sum(a != r)) for out, ref in zip(outputs, probe.references) for a, r in zip(out, ref))
         entries = sum(r.size for ref in probe.references for r in ref)
-        return Verdict(differing == 0, _with(base, tolerance=None, differing=differing, entries=entries))
+        return Verdict(differing == 0, replace(base, tolerance=None, differing=differing, entries=entries))
     gaps = [difference(out, ref, probe.tolerance) for out, ref in zip(outputs, probe.references)]
     worst = max(gaps, key=lambda gap: gap.excess)
-    evidence = _with(base, max_error=max(gap.max_error for gap in gaps), nonfinite=worst.nonfinite)
+    evidence = replace(base, max_error=max(gap.max_error for gap in gaps), nonfinite=worst.nonfinite)
     return Verdict(all(gap.within for gap in gaps), evidence)
 
 
-def _rows_sum_to_one(base: Evidence, outputs: list[Output], axis: int) -> Verdict:
+def _rows_sum_to_one(base: Evidence, outputs: list[Output], axis: int, tolerance: Tolerance) -> Verdict:
     weights = outputs[0][0].astype(np.float64)
     if not np.isfinite(weights).all():
-        return Verdict(False, _with(base, nonfinite=True))
+        return Verdict(False, replace(base, nonfinite=True))
     error = float(np.abs(weights.sum(axis=axis) - 1.0).max(initial=0.0))
-    tolerance = base.tolerance
-    return Verdict(error <= tolerance.atol + tolerance.rtol, _with(base, row_sum_error=error))
+    return Verdict(error <= tolerance.atol + tolerance.rtol, replace(base, row_sum_error=error))
 
 
 def _no_leak(base: Evidence, outputs: list[Output], after: int, axis: int) -> Verdict:
@@ -127,5 +123,5 @@ def _no_leak(base: Evidence, outputs: list[Output], after: int, axis: int) -> Ve
     first, second = (np.moveaxis(out[0], axis, 0)[: after + 1] for out in outputs)
     changed = ~((first == second) | (np.isnan(first) & np.isnan(second)))  # (after + 1, ...)
     rows = np.flatnonzero(changed.reshape(after + 1, -1).any(axis=1))
-    evidence = _with(base, changed_after=after, leak_position=int(rows[0]) if rows.size else None)
+    evidence = replace(base, changed_after=after, leak_position=int(rows[0]) if rows.size else None)
     return Verdict(rows.size == 0, evidence)

@@ -75,9 +75,9 @@ def evidence_text(evidence: Evidence, lang: str = "en") -> str:
         return tr("code.differing", lang, count=evidence.differing, total=evidence.entries)
     if evidence.row_sum_error is not None:
         return tr("code.row_sum", lang, error=number(evidence.row_sum_error))
-    if evidence.max_error is None:
-        return ""
     tolerance = evidence.tolerance
+    if evidence.max_error is None or tolerance is None:  # a measured error always comes with its tolerance
+        return ""
     rule = tr("code.tolerance_rule", lang, atol=f"{tolerance.atol:g}", rtol=f"{tolerance.rtol:g}", dtype=evidence.dtype)
     return tr("code.separator", lang).join((tr("code.max_error", lang, error=number(evidence.max_error)), rule))
 
@@ -114,8 +114,8 @@ def render_checklist(outcome: CodeOutcome, lang: str = "en", *, name_mistake: bo
     return "\n".join(lines)
 
 
-def _evidence_data(evidence: Evidence, lang: str) -> dict:
-    data: dict = {}
+def _evidence_data(evidence: Evidence, lang: str) -> dict[str, object]:
+    data: dict[str, object] = {}
     for name in ("function", "dtype", "max_error", "differing", "entries", "leak_position", "changed_after", "row_sum_error"):
         value = getattr(evidence, name)
         if value is not None:
@@ -132,8 +132,8 @@ def _evidence_data(evidence: Evidence, lang: str) -> dict:
     return data
 
 
-def _error_data(error: RunError, lang: str, function: str | None = None) -> dict:
-    data = {"kind": error.kind, "message": describe_error(error, lang, function)}
+def _error_data(error: RunError, lang: str, function: str | None = None) -> dict[str, object]:
+    data: dict[str, object] = {"kind": error.kind, "message": describe_error(error, lang, function)}
     if error.line is not None:
         data["line"] = error.line
     if error.function:
@@ -141,7 +141,7 @@ def _error_data(error: RunError, lang: str, function: str | None = None) -> dict
     return data
 
 
-def outcome_to_json(outcome: CodeOutcome, lang: str = "en") -> dict:
+def outcome_to_json(outcome: CodeOutcome, lang: str = "en") -> dict[str, object]:
     """The outcome as plain data for `--json`: ids and numbers, with the texts in `lang`."""
     return {
         "task": outcome.task,

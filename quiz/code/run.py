@@ -11,8 +11,8 @@ from quiz.code.drawing import draw_check
 from quiz.code.matching import matched_mistake, shows_on
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
 from quiz.code.probes import Probe, judge
-from quiz.code.sandbox import Call, CallResult, Limits, run_calls
-from quiz.code.spec import Policy, Task
+from quiz.code.sandbox import Arguments, Call, CallResult, Limits, run_calls
+from quiz.code.spec import AnyTask, Policy
 from quiz.code.tasks import get_task
 
 RESULT_ELEMENTS_FACTOR = 16  # a result may be this many times the expected size before it is refused
@@ -22,7 +22,7 @@ RESULT_ELEMENTS_FACTOR = 16  # a result may be this many times the expected size
 class Plan:
     """What grading runs: the task, the chosen checks in the task's order, the full policy, the probes."""
 
-    task: Task
+    task: AnyTask
     seed: int
     checks: tuple[str, ...]
     policy: Mapping[str, str]
@@ -32,12 +32,12 @@ class Plan:
         """Every probe, check by check: the order of the calls made and of the results."""
         return [probe for check in self.checks for probe in self.probes[check]]
 
-    def calls(self) -> list[Call]:
+    def calls(self) -> list[Call[Arguments]]:
         """The calls to make, each told how many arrays it returns and how large they may be."""
         return [_as_run(self.task, probe, index) for probe in self.ordered() for index in range(len(probe.calls))]
 
 
-def plan(task: Task | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None) -> Plan:
+def plan(task: AnyTask | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None) -> Plan:
     """The probes for `seed`; a ValueError when the task, a check or the policy is not known."""
     task = get_task(task) if isinstance(task, str) else task
     problems = check_problems(task.checks, task.policies, checks, policy)
@@ -50,7 +50,7 @@ def plan(task: Task | str, *, seed: int, checks: Sequence[str] | None = None, po
 
 
 def run_checks(
-    task: Task | str,
+    task: AnyTask | str,
     source: str,
     *,
     seed: int,
@@ -121,14 +121,14 @@ def grade(planned: Plan, results: Sequence[CallResult], *, output: str = "", tru
 
 
 def grade_engine(
-    task: Task | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None
+    task: AnyTask | str, *, seed: int, checks: Sequence[str] | None = None, policy: Policy | None = None
 ) -> CodeOutcome:
     """The engine's own outputs graded as an answer: a code question's answer-key self-test (scores 1)."""
     planned = plan(task, seed=seed, checks=checks, policy=policy)
     return grade(planned, [CallResult(out) for probe in planned.ordered() for out in probe.references])
 
 
-def _as_run(task: Task, probe: Probe, index: int) -> Call:
+def _as_run(task: AnyTask, probe: Probe, index: int) -> Call[Arguments]:
     """The probe's call `index` as the sandbox makes it: how many arrays come back, and a cap on their size."""
     call = probe.calls[index]
     expected = sum(array.size for array in probe.references[index])

@@ -10,6 +10,7 @@ of the candidate's file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -40,6 +42,9 @@ CHILD_ENV = {
 }
 
 Argument = np.ndarray | int | float | bool | str | None
+Arguments = tuple[Argument, ...]
+A = TypeVar("A", bound=Arguments, covariant=True)
+"""A call's arguments as a task types them: `tuple[np.ndarray, int]` for `split_heads(x, n_heads)`."""
 
 
 @dataclass(frozen=True)
@@ -61,11 +66,15 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class Call:
-    """One call of the candidate's function `function` with positional `args`, returning `returns` arrays."""
+class Call(Generic[A]):
+    """One call of the candidate's function `function` with positional `args`, returning `returns` arrays.
+
+    Generic in the arguments' tuple type, so that a task's reference and mistakes read them typed;
+    the sandbox takes any call (`Call[Arguments]`).
+    """
 
     function: str
-    args: tuple[Argument, ...]
+    args: A
     returns: int = 1
     max_elements: int = 1 << 20  # a larger result is refused rather than written
 
@@ -136,7 +145,7 @@ def _limit_of(kind: str, limits: Limits) -> str:
 
 def run_calls(
     source: str,
-    calls: Sequence[Call],
+    calls: Sequence[Call[Arguments]],
     *,
     filename: str = "solution.py",
     limits: Limits = Limits(),
@@ -164,12 +173,12 @@ def run_calls(
 
 
 def _write_inputs(
-    work: Path, source: str, calls: Sequence[Call], filename: str, limits: Limits, forbidden: Sequence[str]
+    work: Path, source: str, calls: Sequence[Call[Arguments]], filename: str, limits: Limits, forbidden: Sequence[str]
 ) -> None:
     """config.json, inputs.npz and source.py for the harness."""
     arrays: dict[str, np.ndarray] = {}
 
-    def spec(value: Argument) -> dict:
+    def spec(value: Argument) -> dict[str, Argument]:
         if isinstance(value, np.ndarray):
             name = f"a{len(arrays)}"
             arrays[name] = value
@@ -194,7 +203,7 @@ def _write_inputs(
             for call in calls
         ],
     }
-    np.savez(work / "inputs.npz", **arrays)
+    np.savez(work / "inputs.npz", allow_pickle=False, **arrays)  # numeric arrays: the harness loads without pickle
     (work / "config.json").write_text(json.dumps(config), encoding="utf-8")
     (work / "source.py").write_text(source, encoding="utf-8", errors="replace")
 
@@ -232,7 +241,7 @@ def _run_child(work: Path, limits: Limits, stop: threading.Event | None) -> RunE
     return None
 
 
-def _wait(child: subprocess.Popen, seconds: float, stop: threading.Event | None) -> int | None:
+def _wait(child: subprocess.Popen[bytes], seconds: float, stop: threading.Event | None) -> int | None:
     """The child's exit status, or None when `seconds` passed or `stop` was set first."""
     if stop is None:
         try:
@@ -253,13 +262,11 @@ def _wait(child: subprocess.Popen, seconds: float, stop: threading.Event | None)
 
 def _kill_group(pid: int) -> None:
     """SIGKILL every process left in the child's group (none, unless the guards were bypassed)."""
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
-def _read_results(work: Path, calls: Sequence[Call], stopped: RunError | None, limits: Limits) -> RunResult:
+def _read_results(work: Path, calls: Sequence[Call[Arguments]], stopped: RunError | None, limits: Limits) -> RunResult:
     """The harness's report and arrays as values; a report that cannot be read is an `ended` error."""
     if stopped is not None:
         return RunResult(calls=(), load_error=stopped, output="", output_truncated=False)
@@ -283,7 +290,7 @@ def _read_results(work: Path, calls: Sequence[Call], stopped: RunError | None, l
     )
 
 
-def _read_report(path: Path) -> dict:
+def _read_report(path: Path) -> dict[str, Any]:
     if path.stat().st_size > REPORT_BYTES:
         raise ValueError("report too large")
     report = json.loads(path.read_text(encoding="utf-8"))
@@ -301,7 +308,7 @@ def _read_arrays(path: Path, max_bytes: int) -> dict[str, np.ndarray]:
         return {name: archive[name] for name in archive.files}
 
 
-def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray], limits: Limits) -> CallResult:
+def _call_result(status: dict[str, Any], index: int, arrays: dict[str, np.ndarray], limits: Limits) -> CallResult:
     if status.get("status") == "ok":
         returned = []
         position = 0
@@ -312,7 +319,7 @@ def _call_result(status: dict, index: int, arrays: dict[str, np.ndarray], limits
     return CallResult(arrays=None, error=_run_error(status, limits))
 
 
-def _run_error(report: dict, limits: Limits) -> RunError:
+def _run_error(report: dict[str, Any], limits: Limits) -> RunError:
     """A RunError from the child's report of one, every text made safe to show."""
 
     def text(name: str) -> str:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from quiz.code.compare import Output
 from quiz.code.probes import ProbeSpec
-from quiz.code.sandbox import Call
+from quiz.code.sandbox import Arguments, Call
 
 Policy = Mapping[str, str]
+T = TypeVar("T", bound=Arguments)
+"""The tuple type of a task's arguments, `tuple[np.ndarray, int]` for `split_heads(x, n_heads)`:
+what its drawing gives and its reference and mistakes read."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,7 @@ def always(policy: Policy) -> bool:
 
 
 @dataclass(frozen=True)
-class Mistake:
+class Mistake(Generic[T]):
     """A known wrong implementation: `run` gives its output for a call, None where it behaves correctly.
 
     id is the misconception recorded when a candidate's outputs match it: an `engine.Fault`
@@ -40,12 +44,12 @@ class Mistake:
     """
 
     id: str
-    run: Callable[[Call, Policy], Output | None]
+    run: Callable[[Call[T], Policy], Output | None]
     applies: Callable[[Policy], bool] = always  # some mistakes are the stated policy under another
 
 
 @dataclass(frozen=True)
-class Task:
+class Task(Generic[T]):
     """A function kind a code question can ask for.
 
     `draw(check, rng)` gives the probes of one check; `reference(call, policy)` the engine's
@@ -56,9 +60,9 @@ class Task:
     id: str
     functions: tuple[Function, ...]
     checks: tuple[str, ...]
-    reference: Callable[[Call, Policy], Output]
-    draw: Callable[[str, np.random.Generator], list[ProbeSpec]]
-    mistakes: tuple[Mistake, ...]
+    reference: Callable[[Call[T], Policy], Output]
+    draw: Callable[[str, np.random.Generator], list[ProbeSpec[T]]]
+    mistakes: tuple[Mistake[T], ...]
     reveals: Mapping[str, tuple[str, ...]]
     policies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name → values, default first
 
@@ -67,3 +71,8 @@ class Task:
 
     def default_policy(self) -> dict[str, str]:
         return {name: values[0] for name, values in self.policies.items()}
+
+
+AnyTask = Task[Any]
+"""A task whatever its arguments' type: the registry's and the grader's view of it. They hand a
+task's calls only back to that task's own reference and mistakes, which read them typed."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from quiz.code.kinds import attention, backward, heads, masks, online, softmax
-from quiz.code.spec import Task
+from quiz.code.spec import AnyTask
 
-TASKS = MappingProxyType(
+TASKS: Mapping[str, AnyTask] = MappingProxyType(
     {
         task.id: task
         for task in (
@@ -26,7 +27,7 @@ TASKS = MappingProxyType(
 )
 
 
-def get_task(task_id: str) -> Task:
+def get_task(task_id: str) -> AnyTask:
     """The task `task_id`; a ValueError listing the valid ids when there is none."""
     try:
         return TASKS[task_id]

@@ -21,25 +21,45 @@ FUNCTION = Function("attention", ("q", "k", "v", "mask=None"))
 EMPTY_ROWS = ("zero", "nan")
 MASKED_FILL = -1e9  # what a careless implementation writes for "minus infinity"
 
+QKV = tuple[np.ndarray, np.ndarray, np.ndarray]
+AttentionArgs = QKV | tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""attention's arguments: q, k, v, and the mask where the probe has one."""
 
-def unpack(call: Call) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-    q, k, v, *rest = call.args
-    return q, k, v, (rest[0] if rest else None)
+
+def attention_call(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> Call[AttentionArgs]:
+    """A call of attention, the mask left out (not passed as None) where there is none."""
+    return Call("attention", (q, k, v) if mask is None else (q, k, v, mask))
 
 
-def attend(call: Call, policy: Policy, **changes) -> engine.AttentionTrace:
-    """The engine's trace for the call's q, k, v and mask, with `changes` to its keyword arguments."""
+def unpack(call: Call[AttentionArgs]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """q, k, v and the mask (None where the call has none)."""
+    if len(call.args) == 4:
+        return call.args
+    q, k, v = call.args
+    return q, k, v, None
+
+
+def with_mask(call: Call[AttentionArgs], mask: np.ndarray | None) -> Call[AttentionArgs]:
+    """The call with `mask` in place of its own."""
+    q, k, v, _ = unpack(call)
+    return attention_call(q, k, v, mask)
+
+
+def attend(
+    call: Call[AttentionArgs], policy: Policy, *, empty_rows: str | None = None, fault: Fault | None = None
+) -> engine.AttentionTrace:
+    """The engine's trace for the call's q, k, v and mask, under `empty_rows` (default: the policy's) and `fault`."""
     q, k, v, mask = unpack(call)
-    kwargs = {"attn_mask": mask, "empty_rows": policy.get("empty_rows", "zero"), **changes}
-    return engine.attention(q, k, v, **kwargs)
+    rows = policy.get("empty_rows", "zero") if empty_rows is None else empty_rows
+    return engine.attention(q, k, v, attn_mask=mask, empty_rows=rows, fault=fault)
 
 
-def reference(call: Call, policy: Policy) -> Output:
+def reference(call: Call[AttentionArgs], policy: Policy) -> Output:
     q, k, v, mask = unpack(call)
     return (engine.scaled_dot_product_attention(q, k, v, mask, empty_rows=policy["empty_rows"]),)
 
 
-def fault(which: Fault) -> Mistake:
+def fault(which: Fault) -> Mistake[AttentionArgs]:
     """A mistake the engine models as a Fault of its pipeline."""
     return Mistake(which.value, lambda call, policy: (attend(call, policy, fault=which).output,))
 
@@ -49,7 +69,7 @@ def input_precision(*arrays: np.ndarray) -> np.dtype:
     return min((a.dtype for a in arrays if np.issubdtype(a.dtype, np.floating)), key=lambda d: d.itemsize)
 
 
-def unstable(call: Call, policy: Policy) -> Output:
+def unstable(call: Call[AttentionArgs], policy: Policy) -> Output:
     """exp without subtracting the row maximum, in the inputs' precision: overflow gives NaN (E6, X4)."""
     q, k, v, _ = unpack(call)
     trace = attend(call, policy)
@@ -57,36 +77,36 @@ def unstable(call: Call, policy: Policy) -> Output:
     return (engine.naive_softmax(masked) @ v,)
 
 
-def ignores_mask(call: Call, policy: Policy) -> Output | None:
+def ignores_mask(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     if unpack(call)[3] is None:
         return None
-    return (attend(call, policy, attn_mask=None).output,)
+    return (attend(with_mask(call, None), policy).output,)
 
 
-def inverts_mask(call: Call, policy: Policy) -> Output | None:
+def inverts_mask(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     mask = unpack(call)[3]
     if mask is None or mask.dtype != bool:
         return None
-    return (attend(call, policy, attn_mask=~mask).output,)
+    return (attend(with_mask(call, ~mask), policy).output,)
 
 
-def masks_after_softmax(call: Call, policy: Policy) -> Output | None:
+def masks_after_softmax(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     """Weights over every key, then forbidden ones zeroed: rows no longer sum to 1 (X9)."""
-    q, k, v, mask = unpack(call)
+    _, _, v, mask = unpack(call)
     if mask is None or mask.dtype != bool:
         return None
-    return ((attend(call, policy, attn_mask=None).weights * mask) @ v,)
+    return ((attend(with_mask(call, None), policy).weights * mask) @ v,)
 
 
-def masks_before_scale(call: Call, policy: Policy) -> Output | None:
+def masks_before_scale(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     """A float mask added to Q Kᵀ before the scale, so the bias is scaled too: (s + m)/√E."""
-    q, k, v, mask = unpack(call)
+    q, _, _, mask = unpack(call)
     if mask is None or mask.dtype == bool:
         return None
-    return (attend(call, policy, attn_mask=mask / np.sqrt(q.shape[-1])).output,)
+    return (attend(with_mask(call, mask / np.sqrt(q.shape[-1])), policy).output,)
 
 
-def fills_large_negative(call: Call, policy: Policy) -> Output | None:
+def fills_large_negative(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     """Forbidden scores set to −1e9 instead of −∞: a row with no allowed key becomes uniform."""
     trace = attend(call, policy)
     if not (~trace.allowed).all(axis=-1).any():
@@ -95,7 +115,7 @@ def fills_large_negative(call: Call, policy: Policy) -> Output | None:
     return (engine.softmax(filled) @ unpack(call)[2],)
 
 
-MISTAKES = (
+MISTAKES: tuple[Mistake[AttentionArgs], ...] = (
     fault(Fault.missing_scale),
     fault(Fault.double_scale),
     fault(Fault.softmax_over_queries),
@@ -110,8 +130,8 @@ MISTAKES = (
 )
 
 
-def large_score_probes(rng: np.random.Generator, function: str, extra: tuple = ()) -> list[ProbeSpec]:
-    """float32 inputs whose scaled scores sit near 1000, and float16 ones near 15 (both past exp's range).
+def large_score_inputs(rng: np.random.Generator) -> list[QKV]:
+    """float32 q, k, v whose scaled scores sit near 1000, and float16 ones near 15 (both past exp's range).
 
     1000 overflows exp in float64 too, so a candidate who computes in a higher precision still
     shows an unshifted softmax; 15 is past float16's 11.09.
@@ -125,31 +145,31 @@ def large_score_probes(rng: np.random.Generator, function: str, extra: tuple = (
         scaled = q16.astype(np.float64) @ k16.astype(np.float64).T / np.sqrt(q16.shape[-1])
         if clear_of_float16_overflow(scaled):
             break
-    return [
-        ProbeSpec((Call(function, (q32, k32, v.astype(np.float32), *extra)),)),
-        ProbeSpec((Call(function, (q16, k16, normal(rng, 6, 3).astype(np.float16), *extra)),)),
-    ]
+    return [(q32, k32, v.astype(np.float32)), (q16, k16, normal(rng, 6, 3).astype(np.float16))]
 
 
-def leak_probe(rng: np.random.Generator, function: str, with_mask: bool) -> ProbeSpec:
-    """The causal-leak test (X10): the same call twice, every input changed after position t."""
+def leak_probe(rng: np.random.Generator) -> ProbeSpec[AttentionArgs]:
+    """The causal-leak test (X10): the same causally masked call twice, every input changed after position t."""
     L = int(rng.integers(5, 8))
     q, k = lively_qk(rng, (L, 4), (L, 4))
     v = normal(rng, L, 4)
     after = int(rng.integers(1, L - 1))
-    changed = [x.copy() for x in (q, k, v)]
-    for x in changed:
+
+    def changed(x: np.ndarray) -> np.ndarray:
+        x = x.copy()
         x[after + 1 :] = normal(rng, L - after - 1, 4)
-    mask = (engine.causal_mask(L),) if with_mask else ()
-    calls = (Call(function, (q, k, v, *mask)), Call(function, (*changed, *mask)))
+        return x
+
+    mask = engine.causal_mask(L)
+    calls = (attention_call(q, k, v, mask), attention_call(changed(q), changed(k), changed(v), mask))
     return ProbeSpec(calls, NoLeak(after=after))
 
 
-def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
-    def call(q_shape, k_shape, ev, *mask) -> ProbeSpec:
+def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec[AttentionArgs]]:
+    def call(q_shape: tuple[int, ...], k_shape: tuple[int, ...], ev: int, mask: np.ndarray | None = None) -> ProbeSpec[AttentionArgs]:
         q, k = lively_qk(rng, q_shape, k_shape)
         v = normal(rng, *k_shape[:-1], ev)
-        return ProbeSpec((Call("attention", (q, k, v, *mask)),))
+        return ProbeSpec((attention_call(q, k, v, mask),))
 
     L, E = int(rng.integers(4, 7)), int(rng.choice([4, 8]))
     match check:
@@ -170,13 +190,13 @@ def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
             mask[rng.choice(L, size=2, replace=False)] = False
             return [call((L, E), (L + 1, E), 3, mask)]
         case "causal_leak":
-            return [leak_probe(rng, "attention", with_mask=True)]
+            return [leak_probe(rng)]
         case "large_scores":
-            return large_score_probes(rng, "attention")
+            return [ProbeSpec((attention_call(*qkv),)) for qkv in large_score_inputs(rng)]
     raise ValueError(f"attention has no check {check!r}")
 
 
-TASK = Task(
+TASK: Task[AttentionArgs] = Task(
     id="attention",
     functions=(FUNCTION,),
     checks=("output", "shapes", "boolean_mask", "additive_mask", "fully_masked_rows", "causal_leak", "large_scores"),

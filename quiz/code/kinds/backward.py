@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import engine
@@ -12,22 +14,27 @@ from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.spec import Function, Mistake, Policy, Task
 
+BackwardArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""attention_backward's arguments: q, k, v and grad_out."""
 
-def backward_reference(call: Call, policy: Policy) -> Output:
+
+def backward_reference(call: Call[BackwardArgs], policy: Policy) -> Output:
     return engine.attention_backward(*call.args)
 
 
-def without_scale_in_backward(call: Call, policy: Policy) -> Output:
+def without_scale_in_backward(call: Call[BackwardArgs], policy: Policy) -> Output:
     """The forward pass scaled, but dQ and dK missing the scale on their way back."""
     q = call.args[0]
     d_query, d_key, d_value = engine.attention_backward(*call.args)
     return d_query * np.sqrt(q.shape[-1]), d_key * np.sqrt(q.shape[-1]), d_value
 
 
-def with_softmax_backward(vjp) -> callable:
+def with_softmax_backward(
+    vjp: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> Callable[[Call[BackwardArgs], Policy], Output]:
     """The gradients with the softmax's backward step replaced by `vjp(weights, d_weights)`."""
 
-    def run(call: Call, policy: Policy) -> Output:
+    def run(call: Call[BackwardArgs], policy: Policy) -> Output:
         q, k, v, grad = call.args
         weights = engine.attention(q, k, v).weights  # (..., L, S)
         d_scores = vjp(weights, grad @ v.swapaxes(-2, -1)) / np.sqrt(q.shape[-1])  # (..., L, S)
@@ -36,8 +43,8 @@ def with_softmax_backward(vjp) -> callable:
     return run
 
 
-def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
-    def call(q_shape, k_shape, ev) -> ProbeSpec:
+def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec[BackwardArgs]]:
+    def call(q_shape: tuple[int, ...], k_shape: tuple[int, ...], ev: int) -> ProbeSpec[BackwardArgs]:
         q, k = lively_qk(rng, q_shape, k_shape)
         v, grad = normal(rng, *k_shape[:-1], ev), normal(rng, *q_shape[:-1], ev)
         return ProbeSpec((Call("attention_backward", (q, k, v, grad)),))
@@ -52,7 +59,7 @@ def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 BACKWARD_MISTAKES = ("backward_missing_scale", "vjp_elementwise", "vjp_missing_p", "missing_scale", "softmax_over_queries")
-ATTENTION_BACKWARD = Task(
+ATTENTION_BACKWARD: Task[BackwardArgs] = Task(
     id="attention_backward",
     functions=(Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),),
     checks=("gradients", "shapes"),

@@ -12,10 +12,18 @@ import engine
 from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import lively, lively_qk, normal
+from quiz.code.kinds.attention import QKV  # gqa_attention's arguments too
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.spec import Function, Mistake, Policy, Task
 
+HeadsArgs = tuple[np.ndarray, int] | tuple[np.ndarray]
+"""split_heads's arguments (x, n_heads) or merge_heads's (x,)."""
+MhaArgs = (
+    tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
+    | tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]
+)
+"""multi_head_attention's arguments: x, w_q, w_k, w_v, w_o, n_heads, and causal where the probe gives it."""
 
 def split_reshaped(x: np.ndarray, n_heads: int) -> np.ndarray:
     """(..., T, H·D) reshaped straight to (..., H, T, D): the head axis is never moved."""
@@ -35,18 +43,25 @@ def merge_reshaped(x: np.ndarray) -> np.ndarray:
     return x.reshape(*batch, T, H * D)
 
 
-def heads_reference(call: Call, policy: Policy) -> Output:
-    if call.function == "split_heads":
-        return (engine.split_heads(*call.args),)
-    return (engine.merge_heads(*call.args),)
+def heads_reference(call: Call[HeadsArgs], policy: Policy) -> Output:
+    match call.args:
+        case (x, n_heads):  # split_heads
+            return (engine.split_heads(x, n_heads),)
+        case (x,):  # merge_heads
+            return (engine.merge_heads(x),)
 
 
-def for_function(name: str, run: Callable[..., np.ndarray]) -> Callable[[Call, Policy], Output | None]:
-    """A mistake in function `name` only; calls of the other function behave correctly."""
-    return lambda call, policy: (run(*call.args),) if call.function == name else None
+def in_split(split: Callable[[np.ndarray, int], np.ndarray]) -> Callable[[Call[HeadsArgs], Policy], Output | None]:
+    """A mistake in split_heads only; calls of merge_heads behave correctly."""
+    return lambda call, policy: (split(*call.args),) if len(call.args) == 2 else None
 
 
-def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def in_merge(merge: Callable[[np.ndarray], np.ndarray]) -> Callable[[Call[HeadsArgs], Policy], Output | None]:
+    """A mistake in merge_heads only; calls of split_heads behave correctly."""
+    return lambda call, policy: (merge(*call.args),) if len(call.args) == 1 else None
+
+
+def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec[HeadsArgs]]:
     T, H, D = int(rng.integers(4, 7)), 2, int(rng.integers(3, 5))
     match check:
         case "output":
@@ -63,33 +78,35 @@ def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 HEAD_MISTAKES = ("split_without_transpose", "split_interleaved", "merge_without_transpose")
-SPLIT_MERGE_HEADS = Task(
+SPLIT_MERGE_HEADS: Task[HeadsArgs] = Task(
     id="split_merge_heads",
     functions=(Function("split_heads", ("x", "n_heads")), Function("merge_heads", ("x",))),
     checks=("output", "shapes"),
     reference=heads_reference,
     draw=draw_heads,
     mistakes=(
-        Mistake("split_without_transpose", for_function("split_heads", split_reshaped)),
-        Mistake("split_interleaved", for_function("split_heads", split_interleaved)),
-        Mistake("merge_without_transpose", for_function("merge_heads", merge_reshaped)),
+        Mistake("split_without_transpose", in_split(split_reshaped)),
+        Mistake("split_interleaved", in_split(split_interleaved)),
+        Mistake("merge_without_transpose", in_merge(merge_reshaped)),
     ),
     reveals={"output": HEAD_MISTAKES, "shapes": HEAD_MISTAKES},
 )
 
 
-def mha_args(call: Call) -> tuple:
-    x, w_q, w_k, w_v, w_o, n_heads, *rest = call.args
-    return x, w_q, w_k, w_v, w_o, n_heads, bool(rest[0]) if rest else False
+def mha_args(call: Call[MhaArgs]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, bool]:
+    """The call's arguments with causal (False, the default, where the call gives none)."""
+    if len(call.args) == 7:
+        return call.args
+    return (*call.args, False)
 
 
-def mha_reference(call: Call, policy: Policy) -> Output:
+def mha_reference(call: Call[MhaArgs], policy: Policy) -> Output:
     x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
     return (engine.self_attention(x, w_q, w_k, w_v, w_o, n_heads, is_causal=causal),)
 
 
 def mha(
-    call: Call,
+    call: Call[MhaArgs],
     *,
     fault: Fault | None = None,
     causal: bool | None = None,
@@ -105,11 +122,13 @@ def mha(
     return (merged @ w_o if project else merged,)
 
 
-def mha_fault(which: Fault) -> Mistake:
+def mha_fault(which: Fault) -> Mistake[MhaArgs]:
     return Mistake(which.value, lambda call, policy: mha(call, fault=which))
 
 
-def mha_inputs(rng: np.random.Generator, T: int, d_model: int, n_heads: int, v_width: int, batch=()) -> tuple:
+def mha_inputs(
+    rng: np.random.Generator, T: int, d_model: int, n_heads: int, v_width: int, batch: tuple[int, ...] = ()
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """x and projections whose per-head scaled scores are lively; entries of Q and K near unit variance."""
     while True:
         x = normal(rng, *batch, T, d_model)
@@ -122,7 +141,7 @@ def mha_inputs(rng: np.random.Generator, T: int, d_model: int, n_heads: int, v_w
     return x, w_q, w_k, w_v, w_o
 
 
-def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
     T = int(rng.integers(4, 7))
     match check:
         case "output":
@@ -130,7 +149,8 @@ def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
         case "shapes":
             return [ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 12, 3, 9, batch=(2,)), 3)),))]
         case "causal_leak":
-            x, *weights = mha_inputs(rng, T + 1, 8, 2, 8)
+            inputs = mha_inputs(rng, T + 1, 8, 2, 8)
+            x, weights = inputs[0], inputs[1:]
             after = int(rng.integers(1, T))
             changed = x.copy()
             changed[after + 1 :] = normal(rng, T - after, 8)
@@ -149,7 +169,7 @@ MHA_MISTAKES = (
     "merge_without_transpose",
     "no_output_projection",
 )
-MULTI_HEAD_ATTENTION = Task(
+MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
     id="multi_head_attention",
     functions=(Function("multi_head_attention", ("x", "w_q", "w_k", "w_v", "w_o", "n_heads", "causal=False")),),
     checks=("output", "shapes", "causal_leak"),
@@ -170,21 +190,21 @@ MULTI_HEAD_ATTENTION = Task(
 )
 
 
-def gqa_fault(which: Fault) -> Mistake:
+def gqa_fault(which: Fault) -> Mistake[QKV]:
     return Mistake(which.value, lambda call, policy: (engine.attention(*call.args, enable_gqa=True, fault=which).output,))
 
 
-def tiled(call: Call, policy: Policy) -> Output:
+def tiled(call: Call[QKV], policy: Policy) -> Output:
     """Key/value heads tiled as a whole (0, 1, 0, 1, …) rather than each repeated (0, 0, 1, 1, …)."""
     q, k, v = call.args
     reps = (1,) * (k.ndim - 3) + (q.shape[-3] // k.shape[-3], 1, 1)
     return (engine.scaled_dot_product_attention(q, np.tile(k, reps), np.tile(v, reps)),)
 
 
-def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
     L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
 
-    def call(q_shape, k_shape, ev) -> ProbeSpec:
+    def call(q_shape: tuple[int, ...], k_shape: tuple[int, ...], ev: int) -> ProbeSpec[QKV]:
         q, k = lively_qk(rng, q_shape, k_shape)
         return ProbeSpec((Call("gqa_attention", (q, k, normal(rng, *k_shape[:-1], ev))),))
 
@@ -197,7 +217,7 @@ def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 GQA_MISTAKES = ("gqa_tiled", "missing_scale", "double_scale", "softmax_over_queries")
-GQA_ATTENTION = Task(
+GQA_ATTENTION: Task[QKV] = Task(
     id="gqa_attention",
     functions=(Function("gqa_attention", ("q", "k", "v")),),
     checks=("output", "shapes"),

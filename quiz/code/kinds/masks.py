@@ -10,14 +10,17 @@ from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.spec import Function, Mistake, Policy, Task
 
+MaskArgs = tuple[int, int]
+"""causal_mask's arguments: L and S."""
 
-def bottom_right(call: Call, policy: Policy) -> Output | None:
+
+def bottom_right(call: Call[MaskArgs], policy: Policy) -> Output | None:
     """Aligned to the last key: query i sees keys up to i + S − L. The same as top-left when S = L."""
     L, S = call.args
     return None if L == S else (np.tri(L, S, S - L, dtype=bool),)
 
 
-def draw_mask(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def draw_mask(check: str, rng: np.random.Generator) -> list[ProbeSpec[MaskArgs]]:
     L = int(rng.integers(4, 8))
     match check:
         case "output":
@@ -29,7 +32,7 @@ def draw_mask(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 MASK_MISTAKES = ("causal_mask_strict", "causal_mask_transposed", "causal_mask_inverted")
-CAUSAL_MASK = Task(
+CAUSAL_MASK: Task[MaskArgs] = Task(
     id="causal_mask",
     functions=(Function("causal_mask", ("L", "S")),),
     checks=("output", "shapes"),

@@ -7,19 +7,22 @@ import numpy as np
 
 import engine
 from quiz.code.compare import Output
-from quiz.code.kinds.attention import input_precision, large_score_probes
 from quiz.code.inputs import lively_qk, normal
+from quiz.code.kinds.attention import input_precision, large_score_inputs
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.spec import Function, Mistake, Policy, Task
 
+OnlineArgs = tuple[np.ndarray, np.ndarray, np.ndarray, int]
+"""online_attention's arguments: q, k, v and the block size."""
 
-def online_reference(call: Call, policy: Policy) -> Output:
+
+def online_reference(call: Call[OnlineArgs], policy: Policy) -> Output:
     return (engine.blockwise_attention(*call.args),)
 
 
 def flawed_online(
-    call: Call,
+    call: Call[OnlineArgs],
     *,
     rescale_sum: bool = True,
     rescale_output: bool = True,
@@ -51,11 +54,11 @@ def flawed_online(
         return (out / running_sum,)
 
 
-def draw_online(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def draw_online(check: str, rng: np.random.Generator) -> list[ProbeSpec[OnlineArgs]]:
     block = int(rng.integers(2, 4))
     S = 3 * block + 1  # not a multiple of the block size: the last block is shorter
 
-    def call(q_shape, k_shape, ev) -> ProbeSpec:
+    def call(q_shape: tuple[int, ...], k_shape: tuple[int, ...], ev: int) -> ProbeSpec[OnlineArgs]:
         q, k = lively_qk(rng, q_shape, k_shape)
         return ProbeSpec((Call("online_attention", (q, k, normal(rng, *k_shape[:-1], ev), block)),))
 
@@ -65,7 +68,7 @@ def draw_online(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
         case "shapes":
             return [call((2, 2, 5, 8), (2, 2, S + 1, 8), 5)]
         case "large_scores":
-            return large_score_probes(rng, "online_attention", extra=(2,))
+            return [ProbeSpec((Call("online_attention", (*qkv, 2)),)) for qkv in large_score_inputs(rng)]
     raise ValueError(f"online_attention has no check {check!r}")
 
 
@@ -76,7 +79,7 @@ ONLINE_MISTAKES = (
     "online_drops_last_block",
     "missing_scale",
 )
-ONLINE_ATTENTION = Task(
+ONLINE_ATTENTION: Task[OnlineArgs] = Task(
     id="online_attention",
     functions=(Function("online_attention", ("q", "k", "v", "block_size")),),
     checks=("output", "shapes", "large_scores"),

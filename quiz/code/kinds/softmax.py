@@ -3,6 +3,8 @@ entropy with a padding mask (G2)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 import engine
@@ -14,10 +16,20 @@ from quiz.code.spec import Function, Mistake, Policy, Task
 
 EMPTY_ROWS = ("zero", "nan")
 
+SoftmaxArgs = tuple[np.ndarray] | tuple[np.ndarray, int]
+"""softmax's arguments: x, and the axis where the probe gives one."""
+VjpArgs = tuple[np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray, int]
+"""softmax_backward's arguments: p, grad, and the axis where the probe gives one."""
+EntropyArgs = tuple[np.ndarray, np.ndarray]
+"""attention_entropy's arguments: the weights and the valid keys."""
 
-def x_axis(call: Call) -> tuple[np.ndarray, int]:
-    x, *rest = call.args
-    return x, (rest[0] if rest else -1)
+
+def x_axis(call: Call[SoftmaxArgs]) -> tuple[np.ndarray, int]:
+    """x and the axis (−1, the default, where the call gives none)."""
+    if len(call.args) == 2:
+        return call.args
+    (x,) = call.args
+    return x, -1
 
 
 def softmax_under(x: np.ndarray, axis: int, empty_rows: str) -> np.ndarray:
@@ -28,15 +40,15 @@ def softmax_under(x: np.ndarray, axis: int, empty_rows: str) -> np.ndarray:
     return weights
 
 
-def softmax_reference(call: Call, policy: Policy) -> Output:
+def softmax_reference(call: Call[SoftmaxArgs], policy: Policy) -> Output:
     x, axis = x_axis(call)
     return (softmax_under(x, axis, policy["empty_rows"]),)
 
 
-def other_policy(empty_rows: str):
+def other_policy(empty_rows: str) -> Callable[[Call[SoftmaxArgs], Policy], Output | None]:
     """The output under the policy `empty_rows` where the question states the other one."""
 
-    def run(call: Call, policy: Policy) -> Output | None:
+    def run(call: Call[SoftmaxArgs], policy: Policy) -> Output | None:
         x, axis = x_axis(call)
         if not np.isneginf(x).all(axis=axis).any():
             return None
@@ -45,14 +57,14 @@ def other_policy(empty_rows: str):
     return run
 
 
-def axis_ignored(call: Call, policy: Policy) -> Output | None:
+def axis_ignored(call: Call[SoftmaxArgs], policy: Policy) -> Output | None:
     x, axis = x_axis(call)
     if axis % x.ndim == x.ndim - 1:
         return None
     return (softmax_under(x, -1, policy["empty_rows"]),)
 
 
-def global_sum(call: Call, policy: Policy) -> Output:
+def global_sum(call: Call[SoftmaxArgs], policy: Policy) -> Output:
     """exp(x − max) divided by the sum over the whole array, not along the axis."""
     x, _ = x_axis(call)
     finite = x[np.isfinite(x)]
@@ -67,9 +79,9 @@ def lively_x(rng: np.random.Generator, *shape: int, axis: int = -1) -> np.ndarra
             return x
 
 
-def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
-    def call(*args) -> ProbeSpec:
-        return ProbeSpec((Call("softmax", args),))
+def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec[SoftmaxArgs]]:
+    def call(x: np.ndarray, axis: int | None = None) -> ProbeSpec[SoftmaxArgs]:
+        return ProbeSpec((Call("softmax", (x,) if axis is None else (x, axis)),))
 
     L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
     match check:
@@ -95,7 +107,7 @@ def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
     raise ValueError(f"softmax has no check {check!r}")
 
 
-SOFTMAX = Task(
+SOFTMAX: Task[SoftmaxArgs] = Task(
     id="softmax",
     functions=(Function("softmax", ("x", "axis=-1")),),
     checks=("output", "shapes", "rows_sum_to_one", "additive_mask", "fully_masked_rows", "large_scores"),
@@ -119,30 +131,33 @@ SOFTMAX = Task(
 )
 
 
-def p_grad_axis(call: Call) -> tuple[np.ndarray, np.ndarray, int]:
-    p, grad, *rest = call.args
-    return p, grad, (rest[0] if rest else -1)
+def p_grad_axis(call: Call[VjpArgs]) -> tuple[np.ndarray, np.ndarray, int]:
+    """p, grad and the axis (−1, the default, where the call gives none)."""
+    if len(call.args) == 3:
+        return call.args
+    p, grad = call.args
+    return p, grad, -1
 
 
-def vjp_reference(call: Call, policy: Policy) -> Output:
+def vjp_reference(call: Call[VjpArgs], policy: Policy) -> Output:
     p, grad, axis = p_grad_axis(call)
     return (engine.softmax_vjp(p, grad, axis=axis),)
 
 
-def vjp_axis_ignored(call: Call, policy: Policy) -> Output | None:
+def vjp_axis_ignored(call: Call[VjpArgs], policy: Policy) -> Output | None:
     p, grad, axis = p_grad_axis(call)
     if axis % p.ndim == p.ndim - 1:
         return None
     return (engine.softmax_vjp(p, grad, axis=-1),)
 
 
-def vjp_missing_p(call: Call, policy: Policy) -> Output:
+def vjp_missing_p(call: Call[VjpArgs], policy: Policy) -> Output:
     p, grad, axis = p_grad_axis(call)
     return (grad - np.sum(grad * p, axis=axis, keepdims=True),)
 
 
-def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
-    def call(shape: tuple[int, ...], axis: int | None) -> ProbeSpec:
+def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec[VjpArgs]]:
+    def call(shape: tuple[int, ...], axis: int | None) -> ProbeSpec[VjpArgs]:
         p = engine.softmax(lively_x(rng, *shape, axis=-1 if axis is None else axis), axis=-1 if axis is None else axis)
         grad = normal(rng, *shape)
         return ProbeSpec((Call("softmax_backward", (p, grad) if axis is None else (p, grad, axis)),))
@@ -157,7 +172,7 @@ def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 VJP_MISTAKES = ("vjp_elementwise", "vjp_diagonal_only", "vjp_missing_p")
-SOFTMAX_BACKWARD = Task(
+SOFTMAX_BACKWARD: Task[VjpArgs] = Task(
     id="softmax_backward",
     functions=(Function("softmax_backward", ("p", "grad", "axis=-1")),),
     checks=("gradients", "shapes"),
@@ -173,36 +188,39 @@ SOFTMAX_BACKWARD = Task(
 )
 
 
-def entropy_args(call: Call) -> tuple[np.ndarray, np.ndarray]:
+def entropy_args(call: Call[EntropyArgs]) -> tuple[np.ndarray, np.ndarray]:
     weights, valid = call.args
     return weights, np.broadcast_to(valid, weights.shape)
 
 
-def entropy_reference(call: Call, policy: Policy) -> Output:
+def entropy(weights: np.ndarray, valid: np.ndarray, normalized: bool = False) -> np.ndarray:
+    """The engine's entropy over the valid keys, as an array (weights here are never 1-D, so neither is it)."""
+    return np.asarray(engine.entropy(weights, mask=valid, normalized=normalized))
+
+
+def entropy_reference(call: Call[EntropyArgs], policy: Policy) -> Output:
+    return (entropy(*entropy_args(call), normalized=True),)
+
+
+def not_normalised(call: Call[EntropyArgs], policy: Policy) -> Output:
+    return (entropy(*entropy_args(call)),)
+
+
+def by_all_keys(call: Call[EntropyArgs], policy: Policy) -> Output:
     weights, valid = entropy_args(call)
-    return (engine.entropy(weights, mask=valid, normalized=True),)
+    return (entropy(weights, valid) / np.log(weights.shape[-1]),)
 
 
-def not_normalised(call: Call, policy: Policy) -> Output:
-    weights, valid = entropy_args(call)
-    return (engine.entropy(weights, mask=valid),)
-
-
-def by_all_keys(call: Call, policy: Policy) -> Output:
-    weights, valid = entropy_args(call)
-    return (engine.entropy(weights, mask=valid) / np.log(weights.shape[-1]),)
-
-
-def nan_on_zero_weights(call: Call, policy: Policy) -> Output:
+def nan_on_zero_weights(call: Call[EntropyArgs], policy: Policy) -> Output:
     """−Σ p log p summed as is: a zero weight gives 0 · (−∞) = NaN for its whole row."""
     weights, _ = entropy_args(call)
     (normalised,) = entropy_reference(call, policy)
     return (np.where((weights == 0).any(axis=-1), np.nan, normalised),)
 
 
-def single_key_nan(call: Call, policy: Policy) -> Output | None:
+def single_key_nan(call: Call[EntropyArgs], policy: Policy) -> Output | None:
     """A row with one valid key: entropy 0 divided by log 1 = 0."""
-    weights, valid = entropy_args(call)
+    _, valid = entropy_args(call)
     single = valid.sum(axis=-1) == 1
     if not single.any():
         return None
@@ -210,13 +228,13 @@ def single_key_nan(call: Call, policy: Policy) -> Output | None:
     return (np.where(single, np.nan, normalised),)
 
 
-def padded_weights(rng: np.random.Generator, q_shape, k_shape, valid: np.ndarray) -> np.ndarray:
+def padded_weights(rng: np.random.Generator, q_shape: tuple[int, ...], k_shape: tuple[int, ...], valid: np.ndarray) -> np.ndarray:
     """Attention weights with padded keys at weight 0, from lively queries and keys."""
     q, k = lively_qk(rng, q_shape, k_shape)
     return engine.attention(q, k, k, attn_mask=valid).weights.copy()
 
 
-def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
+def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec[EntropyArgs]]:
     L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
     match check:
         case "output":
@@ -237,7 +255,7 @@ def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec]:
 
 
 ENTROPY_MISTAKES = ("entropy_not_normalised", "entropy_normalised_by_all_keys", "entropy_nan_on_zero_weights")
-ATTENTION_ENTROPY = Task(
+ATTENTION_ENTROPY: Task[EntropyArgs] = Task(
     id="attention_entropy",
     functions=(Function("attention_entropy", ("weights", "valid")),),
     checks=("output", "shapes"),

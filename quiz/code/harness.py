@@ -15,13 +15,17 @@ users other than root, for whom the kernel does not enforce it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import posix
 import resource
 import signal
 import sys
 import traceback
+from types import FrameType, ModuleType
+from typing import Any, NoReturn  # numpy imports typing anyway: no cost to the child's start-up
 
 # Audit events that would start or signal another process, or lift the limits set below.
 REFUSED_EVENTS = frozenset(
@@ -45,6 +49,8 @@ NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats: what np.sa
 MESSAGE_CHARS = 600  # an exception's message is cut to this many characters
 # Kinds whose report carries the exception's bare argument (event, module, exit code), not `Type: message`
 BARE_DETAIL = frozenset({"refused", "forbidden_import", "os_exit", "exit"})
+
+Json = dict[str, Any]  # a JSON object: config.json, report.json, and the reports in them
 
 
 class CpuLimit(BaseException):
@@ -76,7 +82,9 @@ class NoInput(io.TextIOBase):
     def read(self, size: int | None = -1) -> str:
         raise EOFError("standard input is not available to your code")
 
-    def readline(self, size: int | None = -1) -> str:  # input() reads through readline
+    # input() reads through readline. The ignore: typeshed's _IOBase.readline returns bytes, and its own
+    # _TextIOBase.readline (str, as here) carries the same ignore[override].
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         raise EOFError("standard input is not available to your code")
 
 
@@ -84,7 +92,10 @@ class CappedText(io.TextIOBase):
     """Collects what print() writes, up to `cap` characters; the rest is counted as cut, not kept."""
 
     def __init__(self, cap: int) -> None:
-        self.cap, self.parts, self.size, self.truncated = cap, [], 0, False
+        self.cap = cap
+        self.parts: list[str] = []
+        self.size = 0
+        self.truncated = False
 
     def writable(self) -> bool:
         return True
@@ -103,17 +114,15 @@ class CappedText(io.TextIOBase):
         return "".join(self.parts)
 
 
-def set_limits(config: dict) -> None:
+def set_limits(config: Json) -> None:
     """CPU time, address space, file size and processes, never above the limits we were started with."""
 
     def cap(which: int, soft: int, hard: int) -> None:
         _, current_hard = resource.getrlimit(which)
         if current_hard != resource.RLIM_INFINITY:
             soft, hard = min(soft, current_hard), min(hard, current_hard)
-        try:
+        with contextlib.suppress(ValueError, OSError):  # a limit the system will not lower: the others still hold
             resource.setrlimit(which, (soft, hard))
-        except (ValueError, OSError):  # a limit the system will not lower: the others still hold
-            pass
 
     cpu = max(1, round(config["cpu_seconds"]))
     cap(resource.RLIMIT_CORE, 0, 0)  # SIGXCPU's default action would dump core
@@ -127,7 +136,7 @@ def set_limits(config: dict) -> None:
 def raise_on(signum: int, error: type[BaseException]) -> None:
     """Turn signal `signum` into `error`, raised wherever the candidate's code is running."""
 
-    def handler(_signum, _frame):
+    def handler(_signum: int, _frame: FrameType | None) -> NoReturn:
         raise error()
 
     signal.signal(signum, handler)
@@ -137,17 +146,17 @@ def install_guards(forbidden_modules: list[str]) -> None:
     """Refuse process creation and imports of `forbidden_modules`; make os._exit a reported exit."""
     forbidden = frozenset(forbidden_modules)
 
-    def hook(event: str, args: tuple) -> None:
+    def hook(event: str, args: tuple[Any, ...]) -> None:
         if event in REFUSED_EVENTS:
             raise Refused(event)
         if event == "import" and args and str(args[0]).partition(".")[0] in forbidden:
             raise ForbiddenImport(str(args[0]))
 
-    def exit_called(code: int = 0) -> None:
-        raise ExitCalled(code)
+    def exit_called(status: int = 0) -> NoReturn:  # named as os._exit's own parameter
+        raise ExitCalled(status)
 
     os._exit = exit_called
-    sys.modules["posix"]._exit = exit_called
+    posix._exit = exit_called
     sys.addaudithook(hook)
 
 
@@ -162,10 +171,10 @@ def message_of(error: BaseException) -> str:
     return text if len(text) <= MESSAGE_CHARS else text[: MESSAGE_CHARS - 1] + "…"
 
 
-def located(kind: str, error: BaseException | None, filename: str, lines: list[str], **extra) -> dict:
+def located(kind: str, error: BaseException | None, filename: str, lines: list[str], **extra: object) -> Json:
     """A report of `error`: its kind and message, and the deepest line of the candidate's file it passed."""
     detail = "" if error is None else str(error)[:MESSAGE_CHARS] if kind in BARE_DETAIL else message_of(error)
-    report = {"kind": kind, "detail": detail, **extra}
+    report: Json = {"kind": kind, "detail": detail, **extra}
     frames = traceback.extract_tb(error.__traceback__) if error is not None else []
     ours = [f for f in frames if f.filename == filename]
     if ours:
@@ -194,7 +203,7 @@ def classify(error: BaseException) -> str:
     return "exception"
 
 
-def check_return(value, returns: int, max_elements: int, np) -> tuple[list, dict | None]:
+def check_return(value: object, returns: int, max_elements: int, np: ModuleType) -> tuple[list[Any], Json | None]:
     """The arrays in `value`, or a report of why it is not what the function must return.
 
     The report's detail says what was expected (array, tuple, numeric, size) and got what came.
@@ -219,7 +228,7 @@ def check_return(value, returns: int, max_elements: int, np) -> tuple[list, dict
     return arrays, None
 
 
-def argument(spec: dict, inputs: dict):
+def argument(spec: Json, inputs: Json) -> object:
     """A call's argument: a fresh copy of an input array, or a plain value."""
     if "array" in spec:
         return inputs[spec["array"]].copy()  # the candidate may write into its arguments
@@ -249,8 +258,8 @@ def main(workdir: str) -> None:
     sys.stdout = sys.stderr = captured
     sys.stdin = NoInput()
 
-    report: dict = {"load_error": None, "calls": []}
-    outputs: dict = {}
+    report: Json = {"load_error": None, "calls": []}
+    outputs: Json = {}
     install_guards(config["forbidden_modules"])
     # The wall clock starts with the candidate's code: a loaded machine slows our start-up, not theirs.
     signal.setitimer(signal.ITIMER_REAL, config["wall_seconds"])
@@ -277,7 +286,7 @@ def main(workdir: str) -> None:
     real_exit(0)  # skips whatever the candidate registered with atexit
 
 
-def run_source(source: str, filename: str, lines: list[str], report: dict) -> dict | None:
+def run_source(source: str, filename: str, lines: list[str], report: Json) -> Json | None:
     """The candidate's module namespace, or None with report["load_error"] set."""
     try:
         code = compile(source, filename, "exec")
@@ -293,7 +302,7 @@ def run_source(source: str, filename: str, lines: list[str], report: dict) -> di
     except (ValueError, MemoryError, RecursionError) as error:  # NUL bytes, nesting too deep to parse
         report["load_error"] = {"kind": "syntax", "detail": message_of(error)}
         return None
-    namespace = {"__name__": "solution", "__file__": filename, "__builtins__": __builtins__}
+    namespace: Json = {"__name__": "solution", "__file__": filename, "__builtins__": __builtins__}
     try:
         exec(code, namespace)
     except BaseException as error:
@@ -302,7 +311,7 @@ def run_source(source: str, filename: str, lines: list[str], report: dict) -> di
     return namespace
 
 
-def run_call(call: dict, namespace: dict, inputs: dict, filename: str, lines: list[str], np) -> dict:
+def run_call(call: Json, namespace: Json, inputs: Json, filename: str, lines: list[str], np: ModuleType) -> Json:
     """Call one of the candidate's functions: {"status": "ok", "arrays": [...]} or a located error."""
     function = namespace.get(call["function"])
     if function is None:

@@ -23,9 +23,16 @@ class ChoiceQuestion(Parametric, QuestionBase):
     """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
 
     type: Literal["choice"] = "choice"
-    options: tuple[Option, ...] = field(metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS))
-    shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."))
-    answer: Expr | None = field(default=None, metadata=doc("For a parametric question: an expression giving the correct option's id.", referenced=True))
+    options: tuple[Option, ...] = field(
+        metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS)
+    )
+    shuffle: bool = field(
+        default=True,
+        metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."),
+    )
+    answer: Expr | None = field(
+        default=None, metadata=doc("For a parametric question: an expression giving the correct option's id.", referenced=True)
+    )
 
     @property
     def shuffles(self) -> bool:

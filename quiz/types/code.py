@@ -20,10 +20,10 @@ from quiz.answers import Invalid
 from quiz.code import (
     CHECKS,
     TASKS,
+    AnyTask,
     CodeOutcome,
     Limits,
     RunError,
-    Task,
     check_label,
     check_problems,
     default_starter,
@@ -57,6 +57,8 @@ class CodeQuestion(QuestionBase):
     """Write a function in numpy; fixed checks run it on drawn inputs and name the mistake it makes."""
 
     type: Literal["code"] = "code"
+    # Literal of a runtime tuple: the loader and `quiz schema` read the allowed ids from it, which mypy
+    # cannot follow (valid-type); the ids are checked where they are read.
     task: Literal[TASK_IDS] = field(metadata=doc("The function kind to write; it fixes the functions' names and parameters."))  # type: ignore[valid-type]
     checks: tuple[Literal[CHECK_IDS], ...] | None = field(  # type: ignore[valid-type]
         default=None, metadata=doc("The checks to run, from those the task has (default: all of them).")
@@ -71,19 +73,17 @@ class CodeQuestion(QuestionBase):
         """The checks' inputs are drawn afresh for each variant, from its seed."""
         return True
 
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> bool:
+    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
         task = get_task(self.task)
-        ok = True
         for problem in check_problems(task.checks, task.policies, self.checks, None):
-            ok = error_at(where, raw, "checks", f"checks: {problem}", report)
+            error_at(where, raw, "checks", f"checks: {problem}", report)
         for problem in check_problems(task.checks, task.policies, None, self.policy):
-            ok = error_at(where, raw, "policy", f"policy: {problem}", report)
+            error_at(where, raw, "policy", f"policy: {problem}", report)
         if self.starter is not None:
             unsafe = _unsafe_character(self.starter)
             problems = [unsafe] if unsafe else starter_problems(task, self.starter)
             for problem in problems:
-                ok = error_at(where, raw, "starter", f"starter: {problem}", report)
-        return ok
+                error_at(where, raw, "starter", f"starter: {problem}", report)
 
 
 def _unsafe_character(text: str) -> str | None:
@@ -120,11 +120,18 @@ class NotRunnable(Invalid):
         return "\n".join(lines)
 
 
+def _answer(response: object) -> CodeAnswer:
+    """`response` as the CodeAnswer that reading a file gives; anything else is a caller's bug."""
+    if not isinstance(response, CodeAnswer):
+        raise TypeError(f"a code question grades a CodeAnswer (read runs the file), not {type(response).__name__}")
+    return response
+
+
 def _question(variant: Variant) -> CodeQuestion:
-    return variant.question  # type: ignore[no-any-return]
+    return TYPE.question_of(variant)
 
 
-def _task(variant: Variant) -> Task:
+def _task(variant: Variant) -> AnyTask:
     return get_task(_question(variant).task)
 
 
@@ -218,7 +225,7 @@ explanation:
 """What `quiz new --type code` writes: a commented question that passes `quiz validate --strict`."""
 
 
-class CodeType(QuestionType):
+class CodeType(QuestionType[CodeQuestion]):
     name = "code"
     model = CodeQuestion
     scaffold = SCAFFOLD
@@ -230,9 +237,7 @@ class CodeType(QuestionType):
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
         """The share of checks passed; the mistake the outputs match is named, with its label."""
-        if not isinstance(response, CodeAnswer):
-            raise TypeError(f"a code question grades a CodeAnswer (read runs the file), not {type(response).__name__}")
-        outcome = response.outcome
+        outcome = _answer(response).outcome
         question = _question(variant)
         if (outcome.task, outcome.seed) != (question.task, variant.seed):
             raise ValueError(f"the checks ran for {outcome.task} with seed {outcome.seed}, not for {variant.key}")
@@ -261,16 +266,16 @@ class CodeType(QuestionType):
         return [tr("code.write", lang, functions=_signatures(variant)), tr("code.checks_to_run", lang), *checks]
 
     def response_text(self, variant: Variant, response: Any) -> str:
-        return response.source  # type: ignore[no-any-return]
+        return _answer(response).source
 
     def response_json(self, response: Any) -> Any:
-        return response.source
+        return _answer(response).source
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         return {"task": _question(variant).task, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
 
     def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
-        return {"code": outcome_to_json(response.outcome, lang)}
+        return {"code": outcome_to_json(_answer(response).outcome, lang)}
 
     def starter(self, variant: Variant) -> str | None:
         return starter_of(variant)

@@ -243,7 +243,8 @@ class NumericType(QuestionType[NumericQuestion]):
             met = [(other, other_value) for other, other_value in alike if _overlap(value, other_value, question.tolerance)]
             if met:
                 figures = ", ".join(f"{n} {_figures(v)}" for n, v in [(name, value), *met])
-                yield Problem(at, f"misconception {name} is within tolerance of the answer or of another misconception", figures, "add a constraint that separates them")
+                what = f"misconception {name} is within tolerance of the answer or of another misconception"
+                yield Problem(at, what, figures, "add a constraint that separates them")
             seen[name] = value
 
     def _check_as_shown(self, variant: Variant, answer_at: Location | None, tolerance_at: Location | None) -> Iterator[Problem]:

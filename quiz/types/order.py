@@ -64,7 +64,11 @@ class OrderItem:
                 {
                     "type": "object",
                     "properties": {
-                        "id": {"type": "string", "pattern": f"^{ID_PATTERN.pattern}$", "description": "A short id a critical pair names, such as mask."},
+                        "id": {
+                            "type": "string",
+                            "pattern": f"^{ID_PATTERN.pattern}$",
+                            "description": "A short id a critical pair names, such as mask.",
+                        },
                         "text": Text.json_schema(),
                     },
                     "required": ["text"],
@@ -93,7 +97,8 @@ class CriticalPair:
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if len(self.pair) == 2 and self.pair[0] == self.pair[1]:
-            error_at(where, raw, "pair", f"a critical pair needs two different item ids, [first, then]; this one names '{self.pair[0]}' twice", report)
+            message = f"a critical pair needs two different item ids, [first, then]; this one names '{self.pair[0]}' twice"
+            error_at(where, raw, "pair", message, report)
         if not ID_PATTERN.fullmatch(self.name):
             error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
 
@@ -116,9 +121,12 @@ class OrderQuestion(QuestionBase):
         ids = [item.id for item in self.items if item.id is not None]
         seen: set[str] = set()
         for index, item in enumerate(self.items):
-            if item.id is not None and item.id in seen:  # reported at the second use, where the slip is
-                report.error(located(self, "items", index) or where.location(), f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique")
-            seen.add(item.id)  # type: ignore[arg-type]
+            if item.id is None:
+                continue
+            if item.id in seen:  # reported at the second use, where the slip is
+                message = f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique"
+                report.error(located(self, "items", index) or where.location(), message)
+            seen.add(item.id)
         for pair in self.critical:
             unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
             if unknown:
@@ -238,7 +246,7 @@ class OrderType(QuestionType[OrderQuestion]):
 
     def mistake_shown(self, variant: Variant, mistake: Mistake, lang: str) -> str:
         """The two steps the wrong way round, by their texts: learners never see item ids."""
-        text = {item.id: item.text for item in variant.question.items}  # type: ignore[attr-defined]
+        text = {item.id: item.text for item in self.question_of(variant).items}
         then, first = mistake.value
         return tr("anki.steps_swapped", lang, then=variant.text(text[then], lang), first=variant.text(text[first], lang))
 

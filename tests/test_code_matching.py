@@ -33,7 +33,7 @@ def test_each_mistake_is_named_on_fifty_seeds_and_the_engine_passes(task_id, pol
         for mistake in planned.task.mistakes:
             if not mistake.applies(planned.policy):
                 continue
-            outcome = grade(planned, results_of(planned, lambda p: p.mistakes.get(mistake.id, p.references)))
+            outcome = grade(planned, results_of(planned, lambda p, m=mistake.id: p.mistakes.get(m, p.references)))
             if outcome.misconception != mistake.id or outcome.score == 1.0:
                 misnamed.append((seed, mistake.id, outcome.misconception))
     assert not misnamed

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
 from quiz.cli import main
 from quiz.code import get_task
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.history.store import open_history
-from quiz.authoring.selftest import self_test
 from quiz.types.code import CodeAnswer, NotRunnable, run_answer
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
@@ -118,7 +118,8 @@ def test_an_unknown_id_exits_1_before_the_file_is_run(capsys, tmp_path):
 
 def test_record_keeps_the_graded_file_in_history_and_a_file_that_cannot_run_records_nothing(capsys, tmp_path):
     wrong = SOLUTIONS / "softmax" / "unstable_softmax.py"
-    code, out, err = run(capsys, "grade", "implement-stable-softmax#4", "--file", str(wrong), "--record", "--mode", "mock", "--seconds", "400", "--json")
+    args = ("--file", str(wrong), "--record", "--mode", "mock", "--seconds", "400", "--json")
+    code, out, err = run(capsys, "grade", "implement-stable-softmax#4", *args)
     assert code == 0, err
     data = json.loads(out)
     assert data["misconception"] == "unstable_softmax" and data["not_saved"] is None
@@ -176,7 +177,11 @@ def test_the_starter_unchanged_or_an_empty_file_is_not_graded(capsys, tmp_path):
 def test_show_starter_prints_a_file_that_defines_the_functions_and_nothing_else(capsys, tmp_path):
     code, out, _ = run(capsys, "show", "implement-split-merge-heads", "--starter")
     assert code == 0
-    assert out == "import numpy as np\n\n\ndef split_heads(x, n_heads):\n    raise NotImplementedError\n\n\ndef merge_heads(x):\n    raise NotImplementedError\n"
+    assert out == (
+        "import numpy as np\n\n\n"
+        "def split_heads(x, n_heads):\n    raise NotImplementedError\n\n\n"
+        "def merge_heads(x):\n    raise NotImplementedError\n"
+    )
     code, out, _ = run(capsys, "show", "implement-sdpa", "--starter")
     assert code == 0 and out == CODE["implement-sdpa"].starter
     code, _, err = run(capsys, "show", "softmax-jacobian-entry", "--starter")

@@ -116,7 +116,7 @@ def call(name: str, returns: int = 1) -> Call:
     return Call(name, (np.arange(3.0),), returns=returns, max_elements=1000)
 
 
-NAMES = [name for name in LINE]
+NAMES = list(LINE)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,18 @@ import json
 
 import pytest
 
-from quiz.code import CHECKS, TASKS, check_label, check_problems, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist, run_checks
+from quiz.code import (
+    CHECKS,
+    TASKS,
+    check_label,
+    check_problems,
+    describe_error,
+    mistake_label,
+    mistake_sentence,
+    outcome_to_json,
+    render_checklist,
+    run_checks,
+)
 from quiz.code.sandbox import RunError
 from quiz.i18n import LANGUAGES, catalogue
 
@@ -114,7 +125,8 @@ def test_the_checklist_of_a_file_that_does_not_run_says_so_once_at_its_line():
 
 
 def test_the_json_is_plain_data_with_ids_numbers_and_texts():
-    outcome = run_checks("softmax", "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n    return e / e.sum(axis=axis, keepdims=True)\n", seed=2)
+    source = "import numpy as np\n\ndef softmax(x, axis=-1):\n    e = np.exp(x)\n    return e / e.sum(axis=axis, keepdims=True)\n"
+    outcome = run_checks("softmax", source, seed=2)
     data = json.loads(json.dumps(outcome_to_json(outcome, "ja"), allow_nan=False))
     assert data["misconception"] == "unstable_softmax" and data["error"] is None
     assert data["misconception_text"] == mistake_sentence("unstable_softmax", "ja")
@@ -129,13 +141,19 @@ def test_a_wrong_shape_names_the_function_and_both_shapes():
     source = "def attention(q, k, v, mask=None):\n    return q[..., :1]\n"
     outcome = run_checks("attention", source, seed=6, checks=["output"])
     evidence = outcome.checks[0].evidence
-    expected = str((evidence.mismatch.expected))
+    expected = str(evidence.mismatch.expected)
     assert evidence.mismatch.kind == "shape" and evidence.mismatch.got.endswith(", 1)")
     assert render_checklist(outcome).splitlines()[1] == f"    attention returned shape {evidence.mismatch.got}; expected {expected}"
 
 
 def test_a_leak_names_the_first_position_that_changed():
-    source = "import numpy as np\n\ndef attention(q, k, v, mask=None):\n    s = q @ k.T / np.sqrt(q.shape[-1])\n    w = np.exp(s - s.max(-1, keepdims=True))\n    return w / w.sum(-1, keepdims=True) @ v\n"
+    source = (
+        "import numpy as np\n\n"
+        "def attention(q, k, v, mask=None):\n"
+        "    s = q @ k.T / np.sqrt(q.shape[-1])\n"
+        "    w = np.exp(s - s.max(-1, keepdims=True))\n"
+        "    return w / w.sum(-1, keepdims=True) @ v\n"
+    )
     outcome = run_checks("attention", source, seed=9, checks=["causal_leak"])
     evidence = outcome.checks[0].evidence
     assert evidence.leak_position == 0 and evidence.changed_after >= 1

@@ -28,7 +28,7 @@ GUIDE_EXAMPLES = re.findall(r"```yaml\n((?:- )?id:.*?)```", GUIDE, flags=re.S)
 
 
 def test_every_type_is_registered_under_the_name_its_model_declares():
-    assert TYPE_NAMES == tuple(TYPES) and len(QUESTION_TYPES) == len(TYPES)
+    assert tuple(TYPES) == TYPE_NAMES and len(QUESTION_TYPES) == len(TYPES)
 
 
 @pytest.mark.parametrize("name", TYPE_NAMES)

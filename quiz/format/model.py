@@ -208,20 +208,35 @@ class Param:
 
     yaml_label: ClassVar[str] = "parameter"
     integer: tuple[Expr, ...] | None = field(
-        default=None, metadata=doc("[min, max]: a whole number drawn uniformly, both ends included.", minItems=2, maxItems=2, reason="[min, max]", referenced=True)
+        default=None,
+        metadata=doc(
+            "[min, max]: a whole number drawn uniformly, both ends included.", minItems=2, maxItems=2, reason="[min, max]", referenced=True
+        ),
     )
     decimal: tuple[Expr, ...] | None = field(
-        default=None, metadata=doc("[min, max]: a number on a grid of `step` (default 0.1), both ends included.", minItems=2, maxItems=2, reason="[min, max]", referenced=True)
+        default=None,
+        metadata=doc(
+            "[min, max]: a number on a grid of `step` (default 0.1), both ends included.",
+            minItems=2,
+            maxItems=2,
+            reason="[min, max]",
+            referenced=True,
+        ),
     )
     step: float = field(default=0.1, metadata=doc("Grid step for `decimal` (default 0.1).", exclusiveMinimum=0))
     normal: tuple[Expr, ...] | None = field(
-        default=None, metadata=doc("Shape of normal draws: [] for one number, [n] for a vector, [rows, cols] for a matrix.", maxItems=4, referenced=True)
+        default=None,
+        metadata=doc("Shape of normal draws: [] for one number, [n] for a vector, [rows, cols] for a matrix.", maxItems=4, referenced=True),
     )
     mean: float = field(default=0.0, metadata=doc("Mean for `normal` (default 0)."))
     std: float = field(default=1.0, metadata=doc("Standard deviation for `normal` (default 1)."))
     decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1).", minimum=0, maximum=6))
-    choice: tuple[Scalar, ...] | None = field(default=None, metadata=doc("Values to pick one from, such as [4, 16, 64].", minItems=1, referenced=True))
-    fault: tuple[str, ...] | None = field(default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults", referenced=True))
+    choice: tuple[Scalar, ...] | None = field(
+        default=None, metadata=doc("Values to pick one from, such as [4, 16, 64].", minItems=1, referenced=True)
+    )
+    fault: tuple[str, ...] | None = field(
+        default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults", referenced=True)
+    )
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     @property
@@ -265,7 +280,10 @@ class Option:
 
     yaml_label: ClassVar[str] = "option"
     text: Text = field(metadata=doc("What the learner reads."))
-    id: str | None = field(default=None, metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it.", pattern=ID_PATTERN.pattern, referenced=True))
+    id: str | None = field(
+        default=None,
+        metadata=doc("A short id (default a, b, c, ... by position); a parametric answer names it.", pattern=ID_PATTERN.pattern, referenced=True),
+    )
     correct: bool = field(default=False, metadata=doc("True for a correct option of a fixed question.", referenced=True))
     feedback: Text | None = field(default=None, metadata=doc("Shown after answering when this option was picked."))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)

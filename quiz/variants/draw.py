@@ -29,9 +29,8 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
         values = _evaluate_derived(compiled, _as_values(inputs))
         if all(_holds(compiled, i, values) for i in range(len(compiled.constraints))):
             return _finish(compiled, seed, inputs, values)
-    raise VariantError(
-        question.id, f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints", "constraints"
-    )
+    message = f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints"
+    raise VariantError(question.id, message, "constraints")
 
 
 def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any]) -> list[bool | None]:

@@ -56,3 +56,17 @@ def test_jacobian_entry_zero_and_a_flipped_sign_never_pass(bank):
 def test_jacobian_entry_sign_flip_has_a_label_in_both_languages(bank):
     [flip] = [m for m in bank.questions["softmax-jacobian-entry"].misconceptions if m.name == "sign_flipped"]
     assert flip.label.en and flip.label.ja
+
+
+# --- scaled-score-variance -----------------------------------------------------------------------
+
+
+def test_scaled_score_variance_memorised_one_is_named_and_never_the_key(bank):
+    question = bank.questions["scaled-score-variance"]
+    [unit] = [m for m in question.misconceptions if m.name == "unit_variance"]
+    assert unit.label.en and unit.label.ja
+    for variant in variants(bank, "scaled-score-variance"):
+        assert variant.answer == pytest.approx(variant.inputs["sigma"] ** 4)
+        assert not within(1.0, variant.answer, question.tolerance), variant.key
+        assert grade(variant, 1.0).misconception == "unit_variance", variant.key
+        assert_all_apart(variant, question.tolerance)

@@ -70,3 +70,63 @@ def test_scaled_score_variance_memorised_one_is_named_and_never_the_key(bank):
         assert not within(1.0, variant.answer, question.tolerance), variant.key
         assert grade(variant, 1.0).misconception == "unit_variance", variant.key
         assert_all_apart(variant, question.tolerance)
+
+
+# --- float16-fully-masked-row --------------------------------------------------------------------
+
+F16 = np.float16
+
+
+def unshifted_softmax(z: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        e = np.exp(z)
+        return e / e.sum(dtype=z.dtype)
+
+
+def shifted_softmax(z: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return unshifted_softmax(z - z.max())
+
+
+def test_float16_row_statements_hold_in_numpy():
+    """The key, and the advice: fill with finfo.min, or add about −1e4; adding finfo.min overflows."""
+    scores = np.array([3.5, -20.0, 7.25, 0.5], dtype=F16)
+    with np.errstate(over="ignore"):
+        masked = scores + F16(-1e9)
+        assert np.isneginf(F16(-1e9)) and np.isneginf(masked).all()
+        assert np.isnan(unshifted_softmax(masked)).all() and np.isnan(shifted_softmax(masked)).all()
+        # The minimum is safe to fill with but not to add: -20 + (-65504) rounds to -inf.
+        assert np.finfo(F16).min == -65504
+        assert np.isneginf(F16(-20) + np.finfo(F16).min)
+    allowed = np.array([True, False, True, False])
+    filled = np.where(allowed, scores, np.finfo(F16).min).astype(F16)
+    added = scores + np.where(allowed, F16(0), F16(-1e4))
+    for row in (filled, added):
+        assert np.isfinite(row).all()
+        weights = shifted_softmax(row)
+        assert (weights[~allowed] == 0).all() and weights.sum() == pytest.approx(1, abs=1e-3)
+    # With either mask a fully masked row stays finite: the row policy decides what it gives.
+    for row in (np.full(4, np.finfo(F16).min, F16), scores + F16(-1e4)):
+        assert np.isfinite(shifted_softmax(row)).all()
+    assert np.log(65504) == pytest.approx(11.09, abs=0.005)
+
+
+def test_float16_row_texts_state_the_checked_figures(bank):
+    question = bank.questions["float16-fully-masked-row"]
+    [uniform] = [o for o in question.options if o.id == "uniform"]
+    for lang in ("en", "ja"):
+        assert "64" in uniform.feedback.get(lang)
+        explanation = question.explanation.get(lang)
+        assert all(part in explanation for part in ("masked_fill", "finfo(dtype).min", "-10^4", "-20", "-65504"))
+
+
+def test_float32_uniform_row_comes_from_absorbed_scores_not_a_cancelling_offset():
+    """Near 1e9 float32 values are 64 apart, so scores of size < 32 vanish into the mask."""
+    assert np.spacing(np.float32(1e9)) == 64
+    scores = np.array([3.5, -20.0, 7.25, 0.5])
+    in_float32 = scores.astype(np.float32) + np.float32(-1e9)
+    assert (in_float32 == np.float32(-1e9)).all()
+    assert np.allclose(shifted_softmax(in_float32), 0.25)
+    # Exactly, a shared offset cancels and leaves the scores' own softmax: far from uniform.
+    exact = shifted_softmax(scores - 1e9)
+    assert np.allclose(exact, shifted_softmax(scores)) and exact.max() > 0.9

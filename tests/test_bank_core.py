@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pytest
 
+import engine
 from quiz.bank import load_bank
 from quiz.grading.grade import grade
 from quiz.grading.result import Verdict
@@ -130,3 +131,23 @@ def test_float32_uniform_row_comes_from_absorbed_scores_not_a_cancelling_offset(
     # Exactly, a shared offset cancels and leaves the scores' own softmax: far from uniform.
     exact = shifted_softmax(scores - 1e9)
     assert np.allclose(exact, shifted_softmax(scores)) and exact.max() > 0.9
+
+
+# --- nan-attention-checks ------------------------------------------------------------------------
+
+
+def test_only_a_shifted_softmax_of_finite_scores_is_always_finite():
+    with np.errstate(over="ignore"):
+        assert np.isfinite(np.exp(F16(11.0))) and np.isinf(np.exp(F16(11.1)))
+    unshifted = engine.naive_softmax(np.array([12, 0], dtype=F16))
+    assert np.isnan(unshifted[0]) and unshifted[1] == 0
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        z = rng.normal(0, 3000, size=rng.integers(2, 9)).astype(F16)  # finite, often saturated
+        assert np.isfinite(shifted_softmax(z)).all()
+
+
+def test_nan_checks_explanation_states_the_unshifted_counterexample(bank):
+    explanation = bank.questions["nan-attention-checks"].explanation
+    for lang in ("en", "ja"):
+        assert "$[12, 0]$" in explanation.get(lang) and "NaN" in explanation.get(lang)

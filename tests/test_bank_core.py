@@ -151,3 +151,38 @@ def test_nan_checks_explanation_states_the_unshifted_counterexample(bank):
     explanation = bank.questions["nan-attention-checks"].explanation
     for lang in ("en", "ja"):
         assert "$[12, 0]$" in explanation.get(lang) and "NaN" in explanation.get(lang)
+
+
+# --- diagnose-faulty-layer -----------------------------------------------------------------------
+
+DIAGNOSE_CAUSE = {"healthy": "no_fault_evident"}
+
+
+def faulty_layer_stats(variant) -> engine.HeadStats:
+    inputs, f = variant.inputs, variant.answer
+    return engine.head_stats(inputs["Q"], inputs["K"], inputs["V"], is_causal=True, fault=None if f == "healthy" else f)
+
+
+def test_faulty_layer_figures_are_taken_as_the_table_says(bank):
+    """Means of per-row figures match head_stats; the stds pool every head; the row sum is a maximum."""
+    pooled_differs_from_mean = False
+    for variant in variants(bank, "diagnose-faulty-layer", range(100)):
+        v, stats = variant.values, faulty_layer_stats(variant)
+        assert v["max_weight"] == pytest.approx(stats.max_weight.mean(), abs=1e-12)
+        assert v["entropy_ratio"] == pytest.approx(stats.entropy_normalized.mean(), abs=1e-12)
+        assert v["future_weight"] == round(float(stats.future_weight.mean()), 3)
+        assert v["row_sum_error"] == round(float(stats.row_sum_error.max()), 3)
+        for figure, trace in (("raw_std", v["run"].scores), ("scaled_std", v["run"].scaled)):
+            assert v[figure] == pytest.approx(np.asarray(trace).reshape(-1).std(), rel=1e-12)
+            per_head = np.asarray(trace).reshape(4, -1).std(axis=1).mean()
+            pooled_differs_from_mean |= abs(v[figure] - per_head) > 0.01
+    assert pooled_differs_from_mean  # so "averaged over heads" would misname them
+
+
+def test_faulty_layer_key_is_what_diagnose_finds_and_healthy_is_drawn(bank):
+    seen = set()
+    for variant in variants(bank, "diagnose-faulty-layer", range(100)):
+        [finding, *_] = engine.diagnose(faulty_layer_stats(variant))
+        assert finding.cause.value == DIAGNOSE_CAUSE.get(variant.answer, variant.answer), variant.key
+        seen.add(variant.answer)
+    assert seen == {o.id for o in bank.questions["diagnose-faulty-layer"].options}

@@ -127,3 +127,15 @@ def test_follow_ups_without_a_cycle_are_fine(tmp_path):
     path = tmp_path / "pack.yaml"
     path.write_text(FOLLOW_UPS.replace("follow_ups: [a]}", "follow_ups: []}").replace(", bb]", "]"), encoding="utf-8")
     assert load_bank([path]).report.errors == []
+
+
+def test_every_bundled_explain_question_has_follow_ups_that_resolve():
+    """An interviewer probes deeper after a spoken answer; the mock interview asks a follow-up."""
+    bank = load_bank()
+    explains = [q for q in bank.questions.values() if q.type == "explain"]
+    assert len(explains) >= 8
+    for question in explains:
+        assert question.follow_ups, question.id
+        assert all(f in bank.questions and f != question.id for f in question.follow_ups), question.id
+    linked = {f for q in bank.questions.values() for f in q.follow_ups}
+    assert len(linked) >= 40  # links run across the files, not only within explain questions

@@ -2,12 +2,13 @@
 forms, the notes' figures, and the symptoms each fault must show."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 from engine import Fault, attention
-from engine.statistics import head_stats, score_variance
+from engine.statistics import head_stats, nanmedian, score_variance
 
 DIMENSIONS = (4, 16, 64, 256)
 N_SAMPLES = 5_000
@@ -313,3 +314,15 @@ def test_non_finite_inputs_are_counted_per_head():
     expected[[3, 6]] = 1
     np.testing.assert_array_equal(stats.inputs_nonfinite, expected)
     assert stats.output_nan[3] > 0 and stats.weights_nan[3] > 0
+
+
+def test_nanmedian_is_numpys_over_the_last_axis_nan_rows_included():
+    rng = np.random.default_rng(21)
+    for _ in range(500):
+        shape = tuple(rng.integers(1, 7, size=rng.integers(1, 4)))
+        x = rng.normal(size=shape)
+        x[rng.random(shape) < rng.random()] = np.nan  # from no NaN to whole rows of them
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # numpy warns on all-NaN rows
+            expected = np.nanmedian(x, axis=-1)
+        np.testing.assert_array_equal(nanmedian(x), expected)

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from quiz.cli import main
 from quiz.render.mathtext import latex_to_unicode, make_markdown_parser, markdown_to_plain
+from quiz.sharing.html import inline_html
 
 ROOT = Path(__file__).resolve().parent.parent
 MATHS_TOKENS = {"math_inline", "math_inline_double", "math_block", "math_block_label"}
@@ -444,7 +446,52 @@ def test_every_bank_text_shows_its_maths(markdown):
         ("係数 $d_k$ を\n求めます", "係数 dₖ を求めます"),  # maths beside it does not matter
         ("two English\nwords", "two English words"),  # English keeps its space
         ("値は\n0.5 です", "値は 0.5 です"),  # a kana before a digit: Latin text keeps the space
+        ("標準偏差 3.933\n（約 4）", "標準偏差 3.933（約 4）"),  # full-width punctuation needs no space
     ],
 )
 def test_a_line_break_inside_japanese_joins_without_a_space(source, shown):
     assert markdown_to_plain(source) == shown
+
+
+@pytest.mark.parametrize("markdown", ["$x$ が 0", "$x$ is 0", "$d_k$ は 64", "$x$\n\nand 2"])
+def test_maths_opening_a_text_that_ends_in_a_digit_shows_without_dollars(markdown):
+    """The plugin read an opening `$` at the start as preceded by the text's last character."""
+    assert not types(markdown) & MATHS_TOKENS
+    assert "$" not in markdown_to_plain(markdown)
+    assert "\\(" in inline_html(markdown.split("\n")[0])  # the flashcards' parser finds it too
+
+
+CJK_GAP = re.compile(r"(?<=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef]) (?=[\u3000-\u30ff\u4e00-\u9fff\uff00-\uffef])|(?<=[。、）]) ")
+
+
+def test_bundled_japanese_texts_show_no_gap_their_source_does_not_have():
+    """Every gap between Japanese characters (or after 。、）) on screen is a space the author typed."""
+    shown = 0
+    for path in sorted((ROOT / "questions").glob("*.yaml")):
+        for text in japanese_strings(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            source = PLACEHOLDER.sub("7", text)
+            for gap in CJK_GAP.finditer(plain := markdown_to_plain(source)):
+                around = plain[gap.start() - 1 : gap.end() + 1]
+                assert around in source, (path.name, around, plain)
+            shown += "\n" in source.strip()
+    assert shown > 100  # many texts wrap their lines in the YAML
+
+
+def test_quiz_show_prints_a_wrapped_japanese_question_without_gaps(capsys):
+    """The prompt's source lines break after 「足し、」 and 「なので、」: both join without a space."""
+    assert main(["show", "float16-fully-masked-row", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert "パディングマスクを足し、行の最大値を引かずに" in out
+    assert "パディングだけなので、あるクエリ行ではすべてのキーがマスクされています。その行の" in out
+
+
+def japanese_strings(value: object) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "ja" and isinstance(item, str):
+                yield item
+            else:
+                yield from japanese_strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from japanese_strings(item)

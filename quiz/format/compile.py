@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.convert import located
@@ -30,6 +31,9 @@ class CompiledParam:
     spec: Param
     bounds: tuple[Expression, ...]
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
+    constant_bounds: tuple[Any, ...] | None = None
+    """The bounds' values when no bound reads another parameter (most do not): worked out
+    once here instead of for every draw."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,11 @@ class CompiledQuestion:
     misconceptions: tuple[tuple[Misconception, Expression], ...] = ()
     templates: dict[str, Template] | None = None
     """Every text of the question (each language) by its source string."""
+    texts: tuple[tuple[str, Text], ...] = ()
+    """Every text of the question with its field label, as `texts_of` finds them (found once)."""
+    screening: tuple[tuple[str, Expression], ...] = ()
+    """The derived values the constraints read, directly or through others, in order: all a
+    draw needs before the constraints can reject it."""
 
     def template(self, text: str) -> Template:
         """The compiled template of one of the question's texts.
@@ -117,7 +126,8 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
             c.declare(name, names, f"params.{name}", located(question, "params", name))
             raw = spec.integer or spec.decimal or spec.normal or ()
             bounds = [c.expression(e, names, f"params.{name}.{spec.kind}") for e in raw]
-            params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None)))
+            compiled_bounds = tuple(b for b in bounds if b is not None)
+            params.append(CompiledParam(name, spec, compiled_bounds, _constant_values(compiled_bounds)))
             names.append(name)
         for name, expr in question.derived.items():
             c.declare(name, names, f"derived.{name}", expr.location)
@@ -142,7 +152,8 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         # itself failed above, so that one mistake is not reported again in every text.
         names.append(ANSWER_NAME)
     templates: dict[str, Template] = {}
-    for label, text in texts_of(question):
+    texts = tuple(texts_of(question))
+    for label, text in texts:
         for lang, source in text.items():
             if source not in templates:
                 template = c.template(source, names, f"{label}.{lang}", text.location)
@@ -151,5 +162,32 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
     if not c.ok:
         return None
     return CompiledQuestion(
-        question, tuple(params), tuple(derived), tuple(constraints), answer, tuple(misconceptions), templates
+        question,
+        tuple(params),
+        tuple(derived),
+        tuple(constraints),
+        answer,
+        tuple(misconceptions),
+        templates,
+        texts,
+        _read_by(constraints, derived),
     )
+
+
+def _constant_values(expressions: tuple[Expression, ...]) -> tuple[Any, ...] | None:
+    """The values of expressions that read no name, or None (a failure is left to the draw to report)."""
+    if any(e.names for e in expressions):
+        return None
+    try:
+        return tuple(e.evaluate({}) for e in expressions)
+    except ExpressionError:
+        return None
+
+
+def _read_by(expressions: list[Expression], derived: list[tuple[str, Expression]]) -> tuple[tuple[str, Expression], ...]:
+    """The derived values `expressions` read, directly or through other derived values, in order."""
+    needed = set().union(*(e.names for e in expressions))
+    for name, expression in reversed(derived):  # a derived value reads only those before it
+        if name in needed:
+            needed |= expression.names
+    return tuple((name, expression) for name, expression in derived if name in needed)

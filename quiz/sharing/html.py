@@ -14,10 +14,9 @@ from typing import Any
 import numpy as np
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from quiz.format.model import Text
-from quiz.render.mathtext.markdown import DOLLAR_MATHS
+from quiz.render.mathtext.markdown import use_dollar_maths
 from quiz.render.numbers import format_number, format_value
 from quiz.variants.variant import Variant
 
@@ -30,7 +29,7 @@ def _mathjax(content: str, options: dict[str, Any]) -> str:
 @cache
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False}).enable("table")  # html False: raw HTML is escaped
-    parser.use(dollarmath_plugin, **DOLLAR_MATHS, renderer=_mathjax)
+    use_dollar_maths(parser, renderer=_mathjax)
     return parser
 
 

@@ -42,7 +42,7 @@ rubric:                       # the points a good answer makes; the score is the
   - {en: Links large scores to saturation and small gradients, ja: 大きなスコアが飽和と勾配の弱まりを招くと述べた}
 explanation:
   en: Claims B2 to B5 walk through the derivation.
-  ja: 主張 B2〜B5 で導出を順に確認できます。
+  ja: 論点 B2〜B5 で導出を順に確認できます。
 """  # noqa: E501 - written out as the author's file, one line per text like the bundled bank
 """What `quiz new --type explain` writes: a commented question that passes `quiz validate --strict`."""
 

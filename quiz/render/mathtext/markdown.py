@@ -5,12 +5,15 @@ plain text and paragraphs; a plain Markdown parser would instead read `_` and `*
 as emphasis.
 """
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.dollarmath.index import math_inline_dollar
 
 from quiz.render.mathtext.latex import latex_to_unicode
 
@@ -26,6 +29,36 @@ DOLLAR_MATHS: Final = {
 }
 """How `$...$` and `$$...$$` maths is found in question texts, wherever they are rendered."""
 
+InlineRule = Callable[[StateInline, bool], bool]
+
+
+def use_dollar_maths(parser: MarkdownIt, **options: Any) -> None:
+    """Find maths in `parser`'s input by the `DOLLAR_MATHS` rules; `options` go to the plugin."""
+    parser.use(dollarmath_plugin, **DOLLAR_MATHS, **options)
+    rule = math_inline_dollar(DOLLAR_MATHS["allow_space"], DOLLAR_MATHS["allow_digits"], DOLLAR_MATHS["double_inline"])
+    parser.inline.ruler.at("math_inline", _opening_at_the_start(rule))
+
+
+def _opening_at_the_start(rule: InlineRule) -> InlineRule:
+    """`rule`, also right for a `$` that opens the text.
+
+    The plugin looks for a digit before an opening `$` at `src[pos - 1]`, which at position 0 is
+    the text's last character: `$x$ が 0` was left as prose, dollars and all. At position 0 it
+    is given the text with a line break after it, so "before" is a character that is no digit.
+    """
+
+    def rule_anywhere(state: StateInline, silent: bool) -> bool:
+        if state.pos > 0:
+            return rule(state, silent)
+        source = state.src
+        state.src = source + "\n"
+        try:
+            return rule(state, silent)
+        finally:
+            state.src = source
+
+    return rule_anywhere
+
 
 def make_markdown_parser() -> MarkdownIt:
     """Textual's default "gfm-like" parser, plus dollar maths rendered to Unicode text.
@@ -33,7 +66,7 @@ def make_markdown_parser() -> MarkdownIt:
     Pass it as `Markdown(text, parser_factory=make_markdown_parser)`.
     """
     parser = MarkdownIt("gfm-like")
-    parser.use(dollarmath_plugin, **DOLLAR_MATHS)
+    use_dollar_maths(parser)
     # After linkify, so no formula becomes a link; before text_join, which merges our text tokens.
     parser.core.ruler.before("text_join", "maths_to_text", _maths_to_text)
     parser.core.ruler.before("text_join", "cjk_line_joins", _join_cjk_lines)
@@ -57,7 +90,8 @@ def _join_cjk_lines(state: StateCore) -> None:
 
     Markdown turns a source line break into a space, which is right between English words but
     shows as a stray gap in Japanese (「注意重みは いくつ」). So a soft break between two CJK
-    characters, or after CJK punctuation such as 。、」, is dropped.
+    characters, after CJK punctuation such as 。、」, or before full-width punctuation such as
+    （ (「0.98 （約 1）」), is dropped.
     """
     for token in state.tokens:
         if not token.children:
@@ -67,13 +101,19 @@ def _join_cjk_lines(state: StateCore) -> None:
         for n, child in enumerate(children):
             if child.type == "softbreak" and 0 < n < len(children) - 1:
                 before, after = children[n - 1].content, children[n + 1].content
-                if before and after and is_cjk(before[-1]) and (is_cjk(after[0]) or before[-1] in _CLOSING):
+                if before and after and _joins(before[-1], after[0]):
                     continue
             kept.append(child)
         token.children = kept
 
 
+def _joins(last: str, first: str) -> bool:
+    """Whether a line ending in `last` and one starting with `first` join without a space."""
+    return (is_cjk(last) and (is_cjk(first) or last in _CLOSING)) or first in _PUNCTUATION
+
+
 _CLOSING = frozenset("。、，．」』）〕】！？：；")
+_PUNCTUATION = _CLOSING | frozenset("「『（〔【")
 
 
 def _maths_to_text(state: StateCore) -> None:

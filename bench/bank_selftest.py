@@ -1,0 +1,71 @@
+"""Self-test time of the bundled bank: `quiz validate --strict --seeds 50`, in process.
+
+Goal: under 5 s for the whole bank (issue 13), on one core. Printed beside two floors measured in
+the same run: loading the bank (read, parse, convert), and checking it without self-tests
+(`--seeds 0`: every expression compiled). What lies above the second floor is the self-tests:
+50 variants of every parametric question, each text rendered in both languages, every key and
+misconception graded.
+Run: .venv/bin/python bench/bank_selftest.py [--runs N]   (median of N runs, default 3)
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: measure one core
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from quiz import locations
+from quiz.authoring.validation import validate_packs
+from quiz.bank import load_bank
+
+GOAL_SECONDS = 5.0
+SEEDS = 50
+
+
+def median_seconds(runs: int, work: Callable[[], object]) -> tuple[float, float]:
+    """Median wall time and median CPU time of `runs` runs of `work`.
+
+    On a shared machine the wall time includes waiting for a core; the CPU time does not, so
+    both are printed.
+    """
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        work()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs of each measurement (median shown)")
+    runs = parser.parse_args().runs
+    bank_dir = [locations.bundled_bank_dir()]
+
+    def self_test() -> None:
+        result = validate_packs(bank_dir, seeds=SEEDS)
+        assert not result.failed(strict=True), result.summary()
+
+    validate_packs(bank_dir, seeds=1)  # warm imports and caches, as a second `quiz validate` would have them
+    load = median_seconds(runs, lambda: load_bank(bank_dir))
+    check = median_seconds(runs, lambda: validate_packs(bank_dir, seeds=0))
+    full = median_seconds(runs, self_test)
+    questions = len(load_bank(bank_dir))
+    print(f"bundled bank: {questions} questions; median of {runs} runs; one BLAS thread; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("                                        wall      CPU")
+    print(f"  load_bank (floor)                   {load[0]:6.2f} s  {load[1]:6.2f} s")
+    print(f"  validate --seeds 0 (floor)          {check[0]:6.2f} s  {check[1]:6.2f} s")
+    print(f"  validate --strict --seeds {SEEDS}        {full[0]:6.2f} s  {full[1]:6.2f} s   goal < {GOAL_SECONDS:.0f} s: "
+          f"{'met' if full[1] < GOAL_SECONDS else 'NOT met'} on CPU time, {'met' if full[0] < GOAL_SECONDS else 'not met'} on wall time")
+    print(f"  self-tests alone (full − seeds 0)   {full[0] - check[0]:6.2f} s  {full[1] - check[1]:6.2f} s   "
+          f"{full[1] / check[1]:.1f}x the --seeds 0 floor (CPU)")
+
+if __name__ == "__main__":
+    main()

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
 
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.convert import located
@@ -31,7 +30,7 @@ class CompiledParam:
     spec: Param
     bounds: tuple[Expression, ...]
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
-    constant_bounds: tuple[Any, ...] | None = None
+    constant_bounds: tuple[object, ...] | None = None
     """The bounds' values when no bound reads another parameter (most do not): worked out
     once here instead of for every draw."""
 
@@ -174,7 +173,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
     )
 
 
-def _constant_values(expressions: tuple[Expression, ...]) -> tuple[Any, ...] | None:
+def _constant_values(expressions: tuple[Expression, ...]) -> tuple[object, ...] | None:
     """The values of expressions that read no name, or None (a failure is left to the draw to report)."""
     if any(e.names for e in expressions):
         return None

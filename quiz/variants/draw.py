@@ -98,8 +98,10 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         assert spec.fault is not None
         names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
         return names[int(rng.integers(len(names)))]
-    constant = param.constant_bounds
-    bounds = list(constant) if constant is not None else [_evaluate(compiled, b, values, what) for b in param.bounds]
+    if param.constant_bounds is not None:
+        bounds = list(param.constant_bounds)
+    else:
+        bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
     if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:

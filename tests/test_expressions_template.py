@@ -84,12 +84,3 @@ def test_values_without_a_text_form_are_expression_errors():
 def test_render_takes_another_formatter():
     template = compile_template("{{ d_k }}!", NAMESPACE)
     assert template.render(NAMESPACE, format_value=lambda value: f"<{value}>") == "<4>!"
-
-
-def test_templates_sharing_shown_values_evaluate_each_source_once():
-    """Both languages of a text show the same values: what one rendered, the other reuses."""
-    shown: dict[str, str] = {}
-    en = compile_template("p = {{ softmax(z)[0] }}", ["z"]).render({"z": [2.0, 0.0]}, shown=shown)
-    assert en == "p = 0.8808" and shown == {" softmax(z)[0] ": "0.8808"}
-    shown[" softmax(z)[0] "] = "reused"
-    assert compile_template("p は {{ softmax(z)[0] }}", ["z"]).render({"z": [2.0, 0.0]}, shown=shown) == "p は reused"

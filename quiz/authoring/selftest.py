@@ -138,11 +138,10 @@ def _check_variant(variant: Variant) -> Iterator[Problem]:
 
 
 def _check_texts(variant: Variant) -> Iterator[Problem]:
-    shown: dict[str, str] = {}  # a value both languages show is computed once
     for label, text in variant.compiled.texts:
         for lang in LANGUAGES:
             try:
-                rendered = variant.compiled.template(text.get(lang)).render(variant.values, shown=shown)
+                rendered = variant.compiled.template(text.get(lang)).render(variant.values)
             except ExpressionError as exc:
                 yield Problem(text.location, f"{label} ({lang}) cannot be filled in", exc.message)
                 continue

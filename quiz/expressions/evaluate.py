@@ -38,9 +38,8 @@ class Evaluator:
 
     def _visit(self, node: ast.AST) -> object:
         try:
-            kind = type(node)
-            value = _VISITORS[kind](self, node)
-            if kind not in _UNCHARGED:
+            value = getattr(self, f"_visit_{type(node).__name__}")(node)
+            if not isinstance(node, (ast.Constant, ast.Name)):
                 self._meter.charge(value)
             return value
         except ExpressionError:
@@ -139,14 +138,6 @@ class Evaluator:
 
     def _visit_List(self, node: ast.List) -> list[object]:
         return [self._visit(element) for element in node.elts]
-
-
-_VISITORS = {
-    getattr(ast, name[len("_visit_") :]): method for name, method in vars(Evaluator).items() if name.startswith("_visit_")
-}
-"""Each node type's visitor, looked up once: expressions are evaluated in inner loops."""
-_UNCHARGED = frozenset({ast.Constant, ast.Name})
-"""Nodes whose values exist already (literals, parameters): nothing new to charge for."""
 
 
 def _read_only(value: object) -> object:

@@ -44,29 +44,18 @@ class Template:
         self,
         namespace: Mapping[str, object],
         format_value: Callable[[object], str] = format_value,
-        shown: dict[str, str] | None = None,
     ) -> str:
-        """The text with each placeholder replaced by its formatted value.
-
-        `shown` remembers each placeholder's text by its source, for templates rendered
-        against the same `namespace` with the same `format_value` (a question's texts in
-        both languages show the same values).
-        """
+        """The text with each placeholder replaced by its formatted value."""
         pieces = []
         for part in self._parts:
             if isinstance(part, str):
                 pieces.append(part)
-                continue
-            if shown is not None and part.expression.source in shown:
-                pieces.append(shown[part.expression.source])
                 continue
             try:
                 value = part.expression.evaluate(namespace)
             except ExpressionError as error:
                 raise _rebased(error, self.text, part.offset) from None
             pieces.append(self._shown(value, part, format_value))
-            if shown is not None:
-                shown[part.expression.source] = pieces[-1]
         return "".join(pieces)
 
     def _shown(self, value: object, part: _Placeholder, format_value: Callable[[object], str]) -> str:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from quiz.authoring.selftest import MIN_VARIANTS, SAMPLE_DRAWS, VARIETY_SEEDS, _constraint_warnings, _sample, self_test
+from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
 from quiz.format.diagnostics import Severity
 from quiz.variants.draw import make_variant
 
@@ -312,27 +312,3 @@ def test_a_constraint_is_charged_only_with_the_draws_that_reach_it(compile_yaml)
     assert self_test(pack["sequenced"], 20) == []
     [warning] = self_test(pack["alone"], 20)
     assert warning.severity is Severity.WARNING and "constraints[0] `a > 5.5` keeps only" in warning.message
-
-
-def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
-    """`fair` keeps most draws: its sample stops after about half; `picky` must run to the end."""
-    pack = compile_yaml(CONSTRAINTS)
-    fair = _sample(pack["fair"])
-    assert SAMPLE_DRAWS / 2 <= len(fair) < SAMPLE_DRAWS
-    assert fair == _sample(pack["fair"], stop_when_clean=False)[: len(fair)]  # the same stream
-    assert len(_sample(pack["picky"])) == SAMPLE_DRAWS
-
-
-def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundled_question():
-    from quiz.bank import load_bank
-
-    bank = load_bank()
-    stopped = 0
-    for question_id in bank.questions:
-        compiled = bank.compiled(question_id)
-        if compiled is None or not compiled.constraints:
-            continue
-        early, whole = _sample(compiled), _sample(compiled, stop_when_clean=False)
-        assert messages(_constraint_warnings(compiled, early)) == messages(_constraint_warnings(compiled, whole))
-        stopped += len(early) < len(whole)
-    assert stopped > 30

@@ -31,7 +31,7 @@ from typing import Any, Final
 import numpy as np
 
 from quiz.expressions import ExpressionError
-from quiz.format.compile import CompiledQuestion
+from quiz.format.compile import CompiledQuestion, texts_of
 from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.model import Misconception, QuestionBase
@@ -53,8 +53,6 @@ MIN_DRAWS_OF_A_VALUE: Final = 5
 """A parameter's value must be drawn this often in the sample before its rejection is judged."""
 _SAMPLE_STREAM: Final = 3
 """The sample's own random stream, apart from those variants and shuffles use."""
-_DISCRETE: Final = frozenset({"choice", "fault", "integer"})
-"""Parameter kinds whose every value is judged on its own: one the constraints always reject is lost."""
 
 
 def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Diagnostic]:
@@ -138,7 +136,7 @@ def _check_variant(variant: Variant) -> Iterator[Problem]:
 
 
 def _check_texts(variant: Variant) -> Iterator[Problem]:
-    for label, text in variant.compiled.texts:
+    for label, text in texts_of(variant.question):
         for lang in LANGUAGES:
             try:
                 rendered = variant.compiled.template(text.get(lang)).render(variant.values)
@@ -161,44 +159,19 @@ class _Draw:
         return all(self.outcomes)
 
 
-def _sample(compiled: CompiledQuestion, *, stop_when_clean: bool = True) -> list[_Draw]:
+def _sample(compiled: CompiledQuestion) -> list[_Draw]:
     """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
-    constraint's outcome (none when the question has no constraints: nothing to measure).
-
-    With `stop_when_clean`, outcomes stop being computed once no warning can come of the rest:
-    every constraint keeps at least half of the draws reaching it even if all the draws left
-    reached it and it rejected them, and every value of a discrete parameter drawn often enough
-    to be judged has been kept at least once. The parameters are all drawn first (that is
-    cheap), so which values can be judged is known in advance, and the warnings are exactly
-    those of all the draws.
-    """
+    constraint's outcome (none when the question has no constraints: nothing to measure)."""
     if not compiled.constraints:
         return []
     rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
-    try:
-        all_inputs = [draw_inputs(compiled, rng) for _ in range(SAMPLE_DRAWS)]
-    except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
-        return []
-    discrete = [p.name for p in compiled.params if p.spec.kind in _DISCRETE]
-    keys = [[(name, json.dumps(inputs[name])) for name in discrete] for inputs in all_inputs]  # as `_rejected_values` keys them
-    counts = Counter(key for draw_keys in keys for key in draw_keys)
-    unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
-    judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
     draws = []
-    for inputs, draw_keys in zip(all_inputs, keys):
-        draw = _Draw(inputs, constraint_outcomes(compiled, inputs))
-        draws.append(draw)
-        for index, outcome in enumerate(draw.outcomes):  # each constraint sees what the ones before it keep
-            if outcome is not None:
-                judged[index] += 1
-                kept[index] += bool(outcome)
-            if not outcome:
-                break
-        if draw.kept:
-            unkept.difference_update(draw_keys)
-        left = SAMPLE_DRAWS - len(draws)
-        if stop_when_clean and not unkept and all(2 * k >= j + left for k, j in zip(kept, judged)):
-            break
+    for _ in range(SAMPLE_DRAWS):
+        try:
+            inputs = draw_inputs(compiled, rng)
+        except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
+            return []
+        draws.append(_Draw(inputs, constraint_outcomes(compiled, inputs)))
     return draws
 
 
@@ -251,7 +224,7 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
     """A warning per parameter for the values the constraints reject every time they are drawn."""
     question = compiled.question
     for param in compiled.params:
-        if param.spec.kind not in _DISCRETE:
+        if param.spec.kind not in ("choice", "fault", "integer"):
             continue  # a continuous draw has no value of its own to lose
         by_value: dict[str, list[_Draw]] = defaultdict(list)
         for draw in sample:
@@ -286,8 +259,6 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
         seed += 1
     if len(drawn) >= MIN_VARIANTS:
         return None
-    if sample:  # the sample may have stopped early: the advice quotes the share of all its draws
-        sample = _sample(compiled, stop_when_clean=False)
     kept = sum(d.kept for d in sample)
     head = (
         f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "

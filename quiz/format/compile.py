@@ -30,9 +30,6 @@ class CompiledParam:
     spec: Param
     bounds: tuple[Expression, ...]
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
-    constant_bounds: tuple[object, ...] | None = None
-    """The bounds' values when no bound reads another parameter (most do not): worked out
-    once here instead of for every draw."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +44,6 @@ class CompiledQuestion:
     misconceptions: tuple[tuple[Misconception, Expression], ...] = ()
     templates: dict[str, Template] | None = None
     """Every text of the question (each language) by its source string."""
-    texts: tuple[tuple[str, Text], ...] = ()
-    """Every text of the question with its field label, as `texts_of` finds them (found once)."""
-    screening: tuple[tuple[str, Expression], ...] = ()
-    """The derived values the constraints read, directly or through others, in order: all a
-    draw needs before the constraints can reject it."""
 
     def template(self, text: str) -> Template:
         """The compiled template of one of the question's texts.
@@ -125,8 +117,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
             c.declare(name, names, f"params.{name}", located(question, "params", name))
             raw = spec.integer or spec.decimal or spec.normal or ()
             bounds = [c.expression(e, names, f"params.{name}.{spec.kind}") for e in raw]
-            compiled_bounds = tuple(b for b in bounds if b is not None)
-            params.append(CompiledParam(name, spec, compiled_bounds, _constant_values(compiled_bounds)))
+            params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None)))
             names.append(name)
         for name, expr in question.derived.items():
             c.declare(name, names, f"derived.{name}", expr.location)
@@ -151,8 +142,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         # itself failed above, so that one mistake is not reported again in every text.
         names.append(ANSWER_NAME)
     templates: dict[str, Template] = {}
-    texts = tuple(texts_of(question))
-    for label, text in texts:
+    for label, text in texts_of(question):
         for lang, source in text.items():
             if source not in templates:
                 template = c.template(source, names, f"{label}.{lang}", text.location)
@@ -161,32 +151,5 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
     if not c.ok:
         return None
     return CompiledQuestion(
-        question,
-        tuple(params),
-        tuple(derived),
-        tuple(constraints),
-        answer,
-        tuple(misconceptions),
-        templates,
-        texts,
-        _read_by(constraints, derived),
+        question, tuple(params), tuple(derived), tuple(constraints), answer, tuple(misconceptions), templates
     )
-
-
-def _constant_values(expressions: tuple[Expression, ...]) -> tuple[object, ...] | None:
-    """The values of expressions that read no name, or None (a failure is left to the draw to report)."""
-    if any(e.names for e in expressions):
-        return None
-    try:
-        return tuple(e.evaluate({}) for e in expressions)
-    except ExpressionError:
-        return None
-
-
-def _read_by(expressions: list[Expression], derived: list[tuple[str, Expression]]) -> tuple[tuple[str, Expression], ...]:
-    """The derived values `expressions` read, directly or through other derived values, in order."""
-    needed = set().union(*(e.names for e in expressions))
-    for name, expression in reversed(derived):  # a derived value reads only those before it
-        if name in needed:
-            needed |= expression.names
-    return tuple((name, expression) for name, expression in derived if name in needed)

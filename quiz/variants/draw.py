@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
@@ -26,11 +26,9 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
     rng = np.random.default_rng(generator_seed(question.id, seed))
     for _ in range(MAX_DRAWS):
         inputs = draw_inputs(compiled, rng)
-        # Only what the constraints read is computed before they judge the draw; the rest of
-        # the derived values (an engine run for the worked solution, say) only for a kept one.
-        values = _evaluate_derived(compiled, _as_values(inputs), compiled.screening)
+        values = _evaluate_derived(compiled, _as_values(inputs))
         if all(_holds(compiled, i, values) for i in range(len(compiled.constraints))):
-            return _finish(compiled, seed, inputs, _evaluate_derived(compiled, values))
+            return _finish(compiled, seed, inputs, values)
     message = f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints"
     raise VariantError(question.id, message, "constraints")
 
@@ -41,7 +39,7 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any]) -> l
     Self-tests use it to measure how many draws the constraints reject, and which values.
     """
     try:
-        values = _evaluate_derived(compiled, _as_values(inputs), compiled.screening)
+        values = _evaluate_derived(compiled, _as_values(inputs))
     except VariantError:
         return [None] * len(compiled.constraints)
     outcomes: list[bool | None] = []
@@ -89,25 +87,21 @@ def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator) -> dict[st
 
 def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any]) -> Any:
     spec = param.spec
-    kind = spec.kind  # worked out from the fields each time it is read
     what = f"params.{param.name}"
-    if kind == "choice":
+    if spec.kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
-    if kind == "fault":
+    if spec.kind == "fault":
         assert spec.fault is not None
         names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
         return names[int(rng.integers(len(names)))]
-    if param.constant_bounds is not None:
-        bounds = list(param.constant_bounds)
-    else:
-        bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
-    if kind == "integer":
+    bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
+    if spec.kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
-    if kind == "decimal":
+    if spec.kind == "decimal":
         start, stop = (float(b) for b in bounds)
         steps = math.floor((stop - start) / spec.step + 1e-9)
         if steps < 0:
@@ -140,13 +134,9 @@ def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _evaluate_derived(
-    compiled: CompiledQuestion, values: dict[str, Any], derived: Sequence[tuple[str, Expression]] | None = None
-) -> dict[str, Any]:
-    """`values` with `derived` (default: every derived value) added, each computed once."""
-    for name, expression in compiled.derived if derived is None else derived:
-        if name not in values:
-            values[name] = _evaluate(compiled, expression, values, f"derived.{name}")
+def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any]) -> dict[str, Any]:
+    for name, expression in compiled.derived:
+        values[name] = _evaluate(compiled, expression, values, f"derived.{name}")
     return values
 
 

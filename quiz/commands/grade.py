@@ -48,6 +48,40 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
     parser.set_defaults(run=run)
 
 
+def join_answer_values(argv: list[str]) -> list[str]:
+    """`argv` with `grade ... --answer TEXT` written `--answer=TEXT`, so any answer is read as one.
+
+    argparse takes a value starting with `-` for an option unless it looks like a plain
+    negative number, so `--answer -1.2e-02` or `--answer -sqrt(2)` would be refused.
+    """
+    command = _command_index(argv)
+    if command is None or argv[command] != "grade":
+        return argv
+    joined = argv[: command + 1]
+    tokens = iter(argv[command + 1 :])
+    for token in tokens:
+        if token == "--":  # what follows is positional, as argparse reads it
+            joined.append(token)
+            joined.extend(tokens)
+            break
+        value = next(tokens, None) if token == "--answer" else None
+        joined.append(token if value is None else f"--answer={value}")
+    return joined
+
+
+def _command_index(argv: list[str]) -> int | None:
+    """Where the subcommand stands: the first word that is neither an option nor --bank's path."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--":
+            return index + 1 if index + 1 < len(argv) else None
+        if not token.startswith("-"):
+            return index
+        index += 2 if token == "--bank" else 1
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the answer, grade it and print the result."""
     from quiz.answers import Invalid

@@ -67,7 +67,7 @@ def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = (),
         files = pack_files(source)
         if not files and source not in optional:
             what = "no such file or folder" if not source.exists() else "no YAML question files in it"
-            bank.report.error(Location(source), what)
+            _skip_file(bank, Diagnostic(Location(source), Severity.ERROR, what))
         for path in files:
             if path.resolve() not in seen_files:
                 _check_stop(stop)
@@ -149,10 +149,9 @@ def _declared_id(raw: object) -> str | None:
 def _add(bank: Bank, question: QuestionBase) -> None:
     first = bank.questions.get(question.id)
     if first is not None:
-        bank.report.error(
-            question.source or Location(Path("?")),
-            f"question id '{question.id}' is defined twice: first at {first.source}, again here",
-        )
+        where = question.source or Location(Path("?"))
+        bank.report.error(where, f"question id '{question.id}' is defined twice: first at {first.source}, again here")
+        bank.skipped.append(SkippedQuestion(where, question.id))
         return
     bank.questions[question.id] = question
 

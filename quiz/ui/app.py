@@ -16,10 +16,13 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.filter import LineFilter
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from quiz import locations
-from quiz.bank import Bank, Selection, SelectionError, load_bank
+from quiz.bank import Bank, Selection, SelectionError, SkippedQuestion, load_bank
+from quiz.format.yaml_source import ReadingStopped
 from quiz.i18n import LANGUAGES, tr
 from quiz.history.records import AttemptRecord
 from quiz.practice.session import PracticeSession
@@ -31,6 +34,7 @@ from quiz.ui.screens.help import HelpScreen, general_sections, key_table
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.translate import translate_command
 
 log = logging.getLogger(__name__)
@@ -75,10 +79,15 @@ class QuizApp(App[None]):
         self.on_attempt = on_attempt
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
+        self._terminal_safe = TerminalSafeFilter()
 
     @property
     def lang(self) -> str:
         return self.settings.language
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (no colour, dimming), then ours: no control character reaches the terminal."""
+        return [*super().get_line_filters(), self._terminal_safe]
 
     def on_mount(self) -> None:
         if not linebreaks.install():
@@ -96,14 +105,24 @@ class QuizApp(App[None]):
 
     @work(thread=True, exclusive=True, group="bank")
     def _load_bank(self) -> None:
-        """Read, convert and check every pack off the event loop; large packs never freeze the UI."""
-        bank = load_bank(extra=self.bank_paths)
-        self.call_from_thread(self._bank_loaded, bank)
+        """Read and convert every pack in a thread, off the event loop, so keys work meanwhile.
+
+        Python waits for a running thread before the process exits, so the loader asks
+        between files, questions and YAML events whether Textual has cancelled the worker
+        (it does when the app quits) and then stops at once.
+        """
+        worker = get_current_worker()
+        try:
+            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled)
+        except ReadingStopped:
+            return
+        if not worker.is_cancelled:
+            self.call_from_thread(self._bank_loaded, bank)
 
     def _bank_loaded(self, bank: Bank) -> None:
         self.bank = bank
-        for diagnostic in bank.report.errors:  # a broken pack costs only its own questions
-            self.notify(str(diagnostic), severity="warning", timeout=10)
+        if bank.skipped:  # a broken pack costs only its own questions; say which
+            self.notify(skipped_notice(bank.skipped, self.lang), severity="warning", timeout=30)
         self.pop_screen()  # the loading screen
         self._open_first_screen()
 
@@ -233,6 +252,18 @@ class QuizApp(App[None]):
         yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), lambda: self.post_message(OpenSettings()))
         other = "ja" if lang == "en" else "en"
         yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.post_message(ChangeLanguage(other)))
+
+
+MAX_SKIPPED_LISTED = 8
+"""Skipped questions named in the notice; the rest are counted."""
+
+
+def skipped_notice(skipped: Sequence[SkippedQuestion], lang: str) -> str:
+    """The notice after loading: how many questions or files were skipped, and which."""
+    items = [f"• {item}" for item in skipped[:MAX_SKIPPED_LISTED]]
+    if len(skipped) > MAX_SKIPPED_LISTED:
+        items.append(tr("ui.skipped_more", lang, count=len(skipped) - MAX_SKIPPED_LISTED))
+    return tr("ui.skipped", lang, count=len(skipped), items="\n".join(items))
 
 
 def make_app(

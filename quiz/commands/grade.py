@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quiz.commands import add_variant_arguments
 from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
@@ -82,6 +82,19 @@ def _command_index(argv: list[str]) -> int | None:
     return None
 
 
+def read_answer(variant: Variant, text: str) -> Any:
+    """The response `text` gives for `variant` (its type reads it), or an Invalid.
+
+    Text longer than any answer is refused before a reader converts anything.
+    """
+    from quiz.answers import MAX_LENGTH, Invalid
+    from quiz.types.registry import type_of
+
+    if len(text) > MAX_LENGTH:
+        return Invalid("parse.too_long", {"limit": MAX_LENGTH})
+    return type_of(variant.question).read(variant, text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the answer, grade it and print the result."""
     from quiz.answers import Invalid
@@ -101,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
     variant = find_variant(load(args), args.id, args.seed)
     kind = type_of(variant.question)
     text = args.answer if args.file is None else read_answer_file(args.file)
-    response = kind.read(variant, text)
+    # A typed answer is refused past any answer's length before a reader sees it; a file (a
+    # code question's solution) is bounded as it is read.
+    response = read_answer(variant, text) if args.file is None else kind.read(variant, text)
     if isinstance(response, Invalid):
         message = response.message(args.lang)
         if args.json:

@@ -80,6 +80,7 @@ class QuizApp(App[None]):
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
+        self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
 
     @property
     def lang(self) -> str:
@@ -95,6 +96,9 @@ class QuizApp(App[None]):
             self.log.warning(linebreaks.NOT_INSTALLED)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
+        else:  # a theme this Textual lacks: show the default, keep the file's choice until one is made
+            self.notify(tr("ui.unknown_theme", self.lang, theme=self.settings.theme, default=self.theme), severity="warning")
+        self._theme_applied = True
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
         if self.bank is None:
@@ -168,7 +172,8 @@ class QuizApp(App[None]):
     def _open_settings(self) -> None:
         from quiz.ui.screens.settings import SettingsScreen
 
-        self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
+        # Settings shows the theme in use: the one the file names may not exist in this Textual.
+        self.push_screen(SettingsScreen(replace(self.settings, theme=self.theme), sorted(self.available_themes)))
 
     @on(GoHome)
     def _go_home(self) -> None:
@@ -194,8 +199,12 @@ class QuizApp(App[None]):
     @on(ChangeTheme)
     def _change_theme(self, message: ChangeTheme) -> None:
         if message.theme in self.available_themes:
-            self.theme = message.theme
-            self._save(replace(self.settings, theme=message.theme))
+            self.theme = message.theme  # saved by watch_theme
+
+    def watch_theme(self, theme: str) -> None:
+        """Save a theme chosen anywhere: Settings, or the command palette's theme list."""
+        if self._theme_applied and theme != self.settings.theme:
+            self._save(replace(self.settings, theme=theme))
 
     def _save(self, settings: Settings) -> None:
         self.settings = settings

@@ -80,3 +80,20 @@ async def test_a_byte_order_mark_is_read_and_the_file_kept(isolated_user_dirs):
     async with app.run_test(size=SIZE):
         assert app.lang == "ja" and app.theme == "nord"
         assert not app._notifications
+
+
+async def test_switching_language_while_the_packs_load(isolated_user_dirs):
+    from quiz import locations
+    from quiz.ui.screens.loading import LoadingScreen
+
+    packs = locations.user_packs_dir()
+    packs.mkdir(parents=True)
+    (packs / "slow.yaml").write_text("".join(f"- {{id: q{n}, type: truefalse, topic: scaling, prompt: x, answer: false}}\n" for n in range(4_000)), encoding="utf-8")
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.bank is None and isinstance(app.screen, LoadingScreen)
+        app.action_set_language("ja")  # what the palette's language command runs
+        assert isinstance(app.screen_stack[-1], LoadingScreen) and app.screen_stack[-1].lang == "ja"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen) and app.screen.lang == "ja"

@@ -79,12 +79,16 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 variant = make_variant(compiled, seed)
             except VariantError as exc:
                 found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
+                if exc.budget is not None:  # other seeds would spend as much: one is proof enough
+                    return [*found.diagnostics(), _over_budget(question, seed)]
                 rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
                 continue
             if seed < VARIETY_SEEDS:
                 drawn.add(_draw_key(variant))
             for problem in _check_variant(variant):
                 found.add(seed, problem)
+            if variant.budget.out_of_time():  # its texts used up the variant's time
+                return [*found.diagnostics(), _over_budget(question, seed)]
         diagnostics = found.diagnostics()
         if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
             sample = _sample(compiled, clock)
@@ -109,6 +113,14 @@ def _stopped(question: QuestionBase, seed: int, seeds: int) -> Diagnostic:
         Severity.ERROR,
         f"{question.id}: self-test: stopped after {seed} of {seeds} seeds: they took more than "
         f"{QUESTION_SECONDS:g} s of CPU time; a variant must be quick to draw",
+    )
+
+
+def _over_budget(question: QuestionBase, seed: int) -> Diagnostic:
+    return Diagnostic(
+        question.source or Location(Path("<question>")),
+        Severity.ERROR,
+        f"{question.id}: self-test: stopped after seed {seed}: a variant must stay well within its budgets",
     )
 
 

@@ -105,6 +105,10 @@ class Budget:
                 f"the variant used up its CPU-time budget of {self._seconds:g} s",
             )
 
+    def out_of_time(self) -> bool:
+        """True once the CPU time used exceeds the budget."""
+        return self.seconds_used > self._seconds
+
     @property
     def elements_spent(self) -> int:
         """Elements created so far in this draw (for benchmarks and tests)."""

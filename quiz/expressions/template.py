@@ -68,7 +68,8 @@ class Template:
                     try:
                         value = part.expression.evaluate(namespace, budget)
                     except ExpressionError as error:
-                        raise _rebased(error, self.text, part.offset) from None
+                        # The step's own error stays the cause: callers tell a budget running out.
+                        raise _rebased(error, self.text, part.offset) from error.__cause__
                     piece = self._shown(value, part, format_value)
                 length += len(piece)
                 if length > MAX_RENDERED_CHARS:

@@ -85,24 +85,26 @@ def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, 
         return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored), budget), budget)
 
 
-def _error(compiled: CompiledQuestion, message: str, field: str | None = None) -> VariantError:
-    """A VariantError at the question, naming the field at fault (`answer`, `params.s`, ...)."""
+def _error(compiled: CompiledQuestion, message: str, field: str | None = None, cause: BaseException | None = None) -> VariantError:
+    """A VariantError at the question, naming the field at fault (`answer`, `params.s`, ...) and
+    the budget that ran out when `cause` is one."""
     question = compiled.question
-    return VariantError(question.id, message, field, location=question.source)
+    budget = cause.budget if isinstance(cause, BudgetExceeded) else None
+    return VariantError(question.id, message, field, location=question.source, budget=budget)
 
 
 def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
     try:
         budget.check_time()
     except BudgetExceeded as exc:
-        raise _error(compiled, f"{what}: {exc}", what) from None
+        raise _error(compiled, f"{what}: {exc}", what, exc) from None
 
 
 def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str, budget: Budget) -> Any:
     try:
         return expression.evaluate(values, budget)
-    except ExpressionError as exc:
-        raise _error(compiled, f"{what}: {exc.message} in `{quoted(expression.source)}`", what) from None
+    except ExpressionError as exc:  # its cause is the step's own error, a BudgetExceeded among them
+        raise _error(compiled, f"{what}: {exc.message} in `{quoted(expression.source)}`", what, exc.__cause__) from None
 
 
 def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any], budget: Budget) -> bool:
@@ -136,7 +138,7 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
     try:  # counted before anything is drawn
         budget.draw(math.prod(shape))
     except BudgetExceeded as exc:
-        raise _error(compiled, f"{what}: {exc}", what) from None
+        raise _error(compiled, f"{what}: {exc}", what, exc) from None
     if spec.kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
@@ -158,7 +160,10 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         steps = math.floor((stop - start) / spec.step + 1e-9)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
         return round(start + int(rng.integers(steps + 1)) * spec.step, places)
-    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+    with np.errstate(all="ignore"):  # an overflow is reported below, not warned about
+        drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+    if not np.isfinite(drawn).all():
+        raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     return float(drawn) if shape == () else drawn.tolist()
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quiz.expressions import ExpressionError
-from quiz.expressions.budget import Budget
+from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase, Text
@@ -24,13 +24,17 @@ class VariantError(Exception):
     its pack, when known.
     """
 
-    def __init__(self, question_id: str, message: str, field: str | None = None, *, location: Location | None = None) -> None:
+    def __init__(
+        self, question_id: str, message: str, field: str | None = None, *, location: Location | None = None, budget: str | None = None
+    ) -> None:
         super().__init__(f"{question_id}: {message}")
         self.question_id = question_id
         self.message = message
         self.field = field
         """The field whose expression failed (`answer`, `derived.w`, `constraints[0]`), when one did."""
         self.location = location
+        self.budget = budget
+        """Which of the variant's budgets ran out ("time", "elements", "parameters"), if one did."""
 
     @property
     def located(self) -> str:
@@ -94,4 +98,5 @@ class Variant:
         try:
             return self.compiled.template(source).render(self.values, budget=self.budget)
         except ExpressionError as exc:
-            raise VariantError(self.question.id, exc.message, location=text.location or self.question.source) from None
+            exhausted = exc.__cause__.budget if isinstance(exc.__cause__, BudgetExceeded) else None
+            raise VariantError(self.question.id, exc.message, location=text.location or self.question.source, budget=exhausted) from None

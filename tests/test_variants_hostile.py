@@ -52,6 +52,7 @@ def test_many_products_under_the_step_limits_stop_at_the_time_budget(compile_yam
         ("P: {decimal: [0, nan]}", "params.P: a bound must be a finite number"),
         ("P: {decimal: [0, 1e300]}", "params.P: a bound must be a finite number within ±10^15"),
         ("P: {integer: [0, 10**30]}", "params.P: a bound must be a finite number within ±10^15"),
+        ("P: {integer: [0, 2**4000]}", "params.P: a bound must be a finite number within ±10^15"),
         ("P: {integer: [zeros(3), 1]}", "params.P: a bound must be a number, got array"),
         ("P: {integer: ['\"a\"', 1]}", "params.P: a bound must be a number, got a"),
         ("P: {integer: [0.5, 1]}", "params.P: expected a whole number, got 0.5"),

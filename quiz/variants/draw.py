@@ -176,7 +176,7 @@ def _bound(compiled: CompiledQuestion, value: Any, what: str) -> int | float:
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _error(compiled, f"{what}: a bound must be a number, got {quoted(value)}", what)
-    if not (math.isfinite(value) and abs(value) <= MAX_BOUND):
+    if not abs(value) <= MAX_BOUND:  # also false for nan; never converts a huge int to a float
         raise _error(compiled, f"{what}: a bound must be a finite number within ±10^15, got {quoted(value)}", what)
     return value
 

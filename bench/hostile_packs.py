@@ -1,0 +1,121 @@
+"""Hostile packs, measured in one run (issue 14), each figure beside its goal:
+
+1. Peak memory of `quiz show` on a pack drawing two sets of 64^4 normals (goal <= 150 MB; before,
+   855 MB for one).
+2. `quiz show` on the issue's CPU pack: wall time and the CPU it took (goal: CPU <= the 1 s
+   budget + start-up; before, 29 s, and forever with an unsatisfiable constraint).
+3. Quitting the app (Ctrl+Q in a real pseudo-terminal) while twelve 1 MiB packs load (goal <= 1 s;
+   before, the process waited for the whole load).
+4. The app's home screen with the issue's packs in the packs folder (goal <= 2 s from start).
+5. Loading a 1 MiB pack of 100,000 unknown fields (goal <= 2 s; before, 6-10 s and 100,000
+   lines on stderr), and how many messages it lists.
+Run: .venv/bin/python bench/hostile_packs.py
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads, here and in every child
+
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from terminal_session import CTRL_Q, TerminalSession  # noqa: E402 - the tests' pty driver
+
+CPU_PACK = """\
+id: burner
+type: number
+topic: softmax
+prompt: x
+params:
+  n: {integer: [1, 2]}
+derived:
+  H: array(ones((1024, 1024)), dtype="float16")
+  V: array(ones((1024, 16)), dtype="float16")
+""" + "".join(f"  s{i}: {' + '.join(['sum(H @ V)'] * 80)}\n" for i in range(5)) + "constraints: ['False']\nanswer: n\n"
+MEMORY_PACK = "id: huge\ntype: number\ntopic: softmax\nprompt: x\nparams:\n  P: {normal: [64, 64, 64, 64]}\n  Q: {normal: [64, 64, 64, 64]}\nanswer: 1\n"
+FLOOD = "".join(
+    f"- id: q{n}\n  type: truefalse\n  topic: scaling\n  prompt: x\n  answer: false\n" + "".join(f"  unknown_{i}: 1\n" for i in range(90))
+    for n in range(1300)
+)
+FLOOD = FLOOD[: 1024 * 1024 - 200].rsplit("\n- id", 1)[0] + "\n"
+
+
+def row(what: str, figure: str, goal: str) -> None:
+    print(f"  {what:<58} {figure:>12}   goal {goal}")
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {"QUIZ_DATA_DIR": str(home / "data"), "QUIZ_CONFIG_DIR": str(home / "config")}
+
+
+def quit_while_loading(home: Path) -> float:
+    packs = home / "data" / "packs"
+    packs.mkdir(parents=True)
+    for i in range(12):
+        (packs / f"flood-{i}.yaml").write_text(FLOOD, encoding="utf-8")
+    with TerminalSession([], environment(home)) as app:
+        app.read_until(lambda out: b"Loading the questions" in out, timeout=30)
+        app.press(CTRL_Q)
+        return app.seconds_to_exit(timeout=60)
+
+
+def home_with_hostile_packs(home: Path) -> float:
+    packs = home / "data" / "packs"
+    packs.mkdir(parents=True)
+    (packs / "cpu.yaml").write_text(CPU_PACK, encoding="utf-8")
+    (packs / "memory.yaml").write_text(MEMORY_PACK, encoding="utf-8")
+    (packs / "deep.yaml").write_text("id: deep\ntype: number\ntopic: softmax\nprompt: x\nanswer: " + "[" * 500 + "1" + "]" * 500 + "\n", encoding="utf-8")
+    start = time.monotonic()
+    with TerminalSession([], environment(home)) as app:
+        app.read_until(lambda out: b"Pick how to practise" in out, timeout=30)
+        shown = time.monotonic() - start
+        app.press(CTRL_Q)
+        app.seconds_to_exit(timeout=30)
+    return shown
+
+
+def measured_quiz(*args: str) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak RSS in MB (of all children so far) of `python -m quiz ARGS`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    subprocess.run([sys.executable, "-m", "quiz", *args], capture_output=True, check=False)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, after.ru_maxrss // 1024
+
+
+def main() -> None:
+    print(__doc__.split("\n")[0])
+    with tempfile.TemporaryDirectory() as folder:
+        # First: the peak RSS of children is the largest of all so far.
+        memory_pack = Path(folder) / "memory.yaml"
+        memory_pack.write_text(MEMORY_PACK, encoding="utf-8")
+        _, _, peak = measured_quiz("show", "huge", "--bank", str(memory_pack))
+        row("1. quiz show on 2 x 64^4 normals: peak RSS (MB)", f"{peak}", "<= 150")
+        cpu_pack = Path(folder) / "cpu.yaml"
+        cpu_pack.write_text(CPU_PACK, encoding="utf-8")
+        wall, cpu, _ = measured_quiz("show", "burner", "--bank", str(cpu_pack))
+        row("2. quiz show on the CPU pack: wall (s)", f"{wall:.2f}", "<= 10")
+        row("   ... its CPU time, start-up included (s)", f"{cpu:.2f}", "<= 1 + start-up (~0.5)")
+        row("3. Ctrl+Q while 12 MiB of packs load (s)", f"{quit_while_loading(Path(folder) / 'a'):.2f}", "<= 1")
+        row("4. home screen beside the issue's packs (s)", f"{home_with_hostile_packs(Path(folder) / 'b'):.2f}", "<= 2")
+        flood = Path(folder) / "flood.yaml"
+        flood.write_text(FLOOD, encoding="utf-8")
+        from quiz.bank import load_bank
+
+        start = time.perf_counter()
+        bank = load_bank([flood])
+        row("5. loading a 1 MiB flood of unknown fields (s)", f"{time.perf_counter() - start:.2f}", "<= 2")
+        row("   ... messages listed for it", f"{len(bank.report.diagnostics)}", "<= 21")
+
+
+if __name__ == "__main__":
+    main()

@@ -22,6 +22,10 @@ CPU_BURNER = """\
     V: array(ones((1024, 16)), dtype="float16")
     a: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
     b: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
+    c: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
+    d: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
+    g: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
+    f: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
   constraints: ["{constraint}"]
   answer: n
 """
@@ -36,7 +40,7 @@ def one(compile_yaml, text: str):
 def test_many_products_under_the_step_limits_stop_at_the_time_budget(compile_yaml, constraint):
     compiled = one(compile_yaml, CPU_BURNER.replace("{constraint}", constraint))
     budget = Budget(seconds=0.05)  # the real budget is 1 s; a small one keeps the test quick
-    with pytest.raises(VariantError, match=r"derived\.[ab]: .*CPU-time budget of 0\.05 s") as caught:
+    with pytest.raises(VariantError, match=r"derived\.[a-dfg]: .*CPU-time budget of 0\.05 s") as caught:
         make_variant(compiled, 0, budget)
     assert caught.value.location is not None and caught.value.location.line == 1
     assert budget.seconds_used < 1.0
@@ -65,6 +69,12 @@ def test_parameter_draws_that_cannot_be_made_are_errors_naming_the_field(compile
     with pytest.raises(VariantError) as caught:
         make_variant(compiled, 0)
     assert fragment in caught.value.message
+
+
+def test_a_std_of_minus_zero_is_zero(compile_yaml):
+    """Found by the fuzzer: numpy refused -0.0 as a negative scale."""
+    compiled = one(compile_yaml, "- id: q\n  type: number\n  topic: softmax\n  prompt: x\n  params:\n    P: {normal: [2], std: -0}\n  answer: sum(P)\n")
+    assert make_variant(compiled, 0).inputs["P"] == [0.0, 0.0]
 
 
 def test_the_largest_allowed_parameters_draw(compile_yaml):

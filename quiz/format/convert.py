@@ -217,7 +217,7 @@ def _to_float(value: object, where: Where, report: Report) -> object:
     if not math.isfinite(number):
         report.error(where.location(), f"{where.field}: {describe(value)} is too large to be a number")
         return INVALID
-    return number
+    return number + 0.0  # -0 is 0: numpy refuses a std of -0.0 as negative
 
 
 def _literal_converter(choices: tuple[Any, ...]) -> Converter:

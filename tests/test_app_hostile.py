@@ -19,39 +19,20 @@ from test_terminal_text import HOSTILE, PAYLOADS
 
 SIZE = (100, 40)
 
+CORPUS = Path(__file__).parent / "hostile"
 # Each would have run for minutes, filled memory or crashed the app before the budgets.
-FOREVER = """\
-- id: burns-forever
-  type: number
-  topic: softmax
-  prompt: "{{ sum(H @ V) }}"
-  params:
-    n: {integer: [1, 2]}
-  derived:
-    H: array(ones((1024, 1024)), dtype="float16")
-    V: array(ones((1024, 16)), dtype="float16")
-    a: sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V) + sum(H @ V)
-  constraints: ["False"]
-  answer: n
-- id: fills-memory
-  type: number
-  topic: softmax
-  prompt: x
-  params:
-    P: {normal: [64, 64, 64, 64]}
-    Q: {normal: [64, 64, 64, 64]}
-  constraints: ["False"]
-  answer: 1
-"""
-DEEP = "id: nested-deep\ntype: number\ntopic: softmax\nprompt: x\nanswer: " + "[" * 500 + "1" + "]" * 500 + "\n"
-DIGITS = "id: many-digits\ntype: truefalse\ntopic: scaling\nprompt: x\nanswer: true\ndifficulty: " + "9" * 5000 + "\n"
+FOREVER = (
+    "c1-float16-products-unsatisfiable.yaml",
+    "c2-huge-parameter-unsatisfiable.yaml",
+    "c2-answer-nested-500.yaml",
+    "c5-difficulty-5000-digits.yaml",
+)
 
 
 def write_packs(packs: Path) -> None:
     packs.mkdir(parents=True, exist_ok=True)
-    (packs / "forever.yaml").write_text(FOREVER, encoding="utf-8")
-    (packs / "deep.yaml").write_text(DEEP, encoding="utf-8")
-    (packs / "digits.yaml").write_text(DIGITS, encoding="utf-8")
+    for name in FOREVER:
+        (packs / name).write_bytes((CORPUS / name).read_bytes())
 
 
 async def test_hostile_packs_cost_only_themselves_and_the_app_stays_responsive(isolated_user_dirs):
@@ -62,10 +43,11 @@ async def test_hostile_packs_cost_only_themselves_and_the_app_stays_responsive(i
         await asyncio.wait_for(app.workers.wait_for_complete(), timeout=2)
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        assert {"burns-forever", "fills-memory"} <= set(app.bank.questions)
+        assert {"c1-products-false", "c2-huge-param-false"} <= set(app.bank.questions)
         notices = [n.message for n in app._notifications]
         [skipped] = [n for n in notices if "were skipped" in n]
-        assert "deep.yaml:1:1 (nested-deep)" in skipped and "digits.yaml:1:1 (many-digits)" in skipped
+        assert "c2-answer-nested-500.yaml:4:1 (c2-deep-answer)" in skipped
+        assert "c5-difficulty-5000-digits.yaml:4:1 (c5-difficulty-5000-digits)" in skipped
         # Practising everything meets the hostile questions: each fails within its budget and
         # is skipped, and a bundled question opens.
         for _ in range(3):

@@ -83,7 +83,7 @@ class PracticeSession:
         Questions that cannot be drawn are skipped, but only for as long as one variant's CPU
         budget: the screen waiting on this stays responsive whatever the packs hold.
         """
-        searching = Budget()
+        searching = Budget(check_interval=0)  # checked once a question
         with searching.running():
             while not self.round_over:
                 self._position += 1

@@ -47,9 +47,11 @@ def grade(capsys, *argv: str) -> tuple[int, str, str]:
         ("attention-pipeline-order", "०1 2 3 4 5 6 7 8"),
         ("diagnose-faulty-layer", "01"),
         ("diagnose-faulty-layer", "0₁"),
+        ("nan-attention-checks", ""),
+        ("nan-attention-checks", "   "),
     ],
     ids=["order-tai-tham", "order-circled", "order-dingbat", "explain-4301-digits", "explain-tai-tham", "choice-tai-tham",
-         "numeric-5000-digits", "order-devanagari", "choice-leading-zero", "choice-subscript"],
+         "numeric-5000-digits", "order-devanagari", "choice-leading-zero", "choice-subscript", "multi-empty", "multi-spaces"],
 )
 def test_unreadable_answers_exit_3_with_a_message(capsys, key, answer):
     code, out, err = grade(capsys, key, "--answer", answer)

@@ -59,7 +59,7 @@ MIN_DRAWS_OF_A_VALUE: Final = 5
 _SAMPLE_STREAM: Final = 3
 """The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
-"""CPU time one question's self-test may take over all its seeds (the bundled ones take < 0.4 s)."""
+"""CPU time one question's self-test may take over all its seeds (a bundled one takes at most 0.4 s)."""
 
 
 def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Diagnostic]:

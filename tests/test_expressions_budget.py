@@ -75,7 +75,7 @@ def test_parameter_values_have_their_own_small_budget():
     budget = Budget()
     budget.draw(MAX_PARAM_ELEMENTS - 1)
     budget.draw(1)
-    with pytest.raises(BudgetExceeded, match="at most 4,096") as caught:
+    with pytest.raises(BudgetExceeded, match="at most 16,384") as caught:
         budget.draw(1)
     assert caught.value.budget == "parameters"
 

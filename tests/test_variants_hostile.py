@@ -52,7 +52,7 @@ def test_many_products_under_the_step_limits_stop_at_the_time_budget(compile_yam
     ("params", "fragment"),
     [
         ("P: {normal: [64, 64, 64, 64]}", "params.P: the parameters would hold 16,777,216 values"),
-        ("A: {normal: [64, 64]}\n    B: {normal: [1]}", "params.B: the parameters would hold 4,097 values"),
+        ("A: {normal: [64, 64, 4]}\n    B: {normal: [1]}", "params.B: the parameters would hold 16,385 values"),
         ("P: {normal: [65]}", "params.P: each dimension must be between 1 and 64"),
         ("P: {decimal: [0, inf]}", "params.P: a bound must be a finite number"),
         ("P: {decimal: [0, nan]}", "params.P: a bound must be a finite number"),

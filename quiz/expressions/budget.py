@@ -22,8 +22,9 @@ MAX_VARIANT_ELEMENTS: Final = 2**23
 """Most elements one draw of a variant may create in all: parameters, derived values and every
 intermediate of every expression (what engine functions allocate on the way included)."""
 
-MAX_PARAM_ELEMENTS: Final = 4_096
-"""Most parameter values one draw holds in all: plenty for numbers a person works by hand."""
+MAX_PARAM_ELEMENTS: Final = 16_384
+"""Most parameter values one draw holds in all: a few dozen for numbers a person works by hand,
+4,099 for the largest bundled one (inputs of an engine run a diagnosis question inspects)."""
 
 CPU_SECONDS: Final = 1.0
 """CPU time for drawing, filling in and grading one variant, redraws included."""

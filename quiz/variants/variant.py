@@ -6,6 +6,7 @@ the variant later without drawing again (and without depending on the generator 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,25 +79,28 @@ class Variant:
         """A short printable key that reproduces this variant: `id#seed`, or `id` when fixed."""
         return f"{self.question.id}#{self.seed}" if self.question.has_variants else self.question.id
 
-    def text(self, text: Text | None, lang: str) -> str:
-        """A text of the question in `lang`, with its `{{ expr }}` values filled in.
+    def text(self, text: Text | None, lang: str, format_value: Callable[[object], str] | None = None) -> str:
+        """A text of the question in `lang`, with its `{{ expr }}` values filled in (shown by
+        `format_value` when given, as a flashcard shows a matrix).
 
         A text that cannot be filled in (an error, too large, out of time) shows a located
         message in its place: the screen and the command line go on, and `validate` reports it.
         """
         try:
-            return self.fill(text, lang)
+            return self.fill(text, lang, format_value)
         except VariantError as exc:
             where = text.location if text is not None and text.location is not None else self.question.source
             return tr("variant.text_failed", lang, where=str(where), reason=exc.message)
 
-    def fill(self, text: Text | None, lang: str) -> str:
+    def fill(self, text: Text | None, lang: str, format_value: Callable[[object], str] | None = None) -> str:
         """Like `text`, but a text that cannot be filled in raises VariantError (self-tests use it)."""
         if text is None:
             return ""
-        source = text.get(lang)
+        template = self.compiled.template(text.get(lang))
         try:
-            return self.compiled.template(source).render(self.values, budget=self.budget)
+            if format_value is None:
+                return template.render(self.values, budget=self.budget)
+            return template.render(self.values, format_value, budget=self.budget)
         except ExpressionError as exc:
             exhausted = exc.__cause__.budget if isinstance(exc.__cause__, BudgetExceeded) else None
             raise VariantError(self.question.id, exc.message, location=text.location or self.question.source, budget=exhausted) from None

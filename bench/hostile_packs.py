@@ -26,17 +26,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from hostile_flood import unknown_field_flood  # noqa: E402 - the tests' largest pack
 from terminal_session import CTRL_Q, TerminalSession  # noqa: E402 - the tests' pty driver
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "hostile"
 CPU_PACK = CORPUS / "c1-float16-products-unsatisfiable.yaml"
 MEMORY_PACK = CORPUS / "c2-three-huge-parameters.yaml"
 DEEP_PACK = CORPUS / "c2-answer-nested-500.yaml"
-FLOOD = "".join(
-    f"- id: q{n}\n  type: truefalse\n  topic: scaling\n  prompt: x\n  answer: false\n" + "".join(f"  unknown_{i}: 1\n" for i in range(90))
-    for n in range(1300)
-)
-FLOOD = FLOOD[: 1024 * 1024 - 200].rsplit("\n- id", 1)[0] + "\n"
+FLOOD = unknown_field_flood()
 
 
 def row(what: str, figure: str, goal: str) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from hostile_flood import unknown_field_flood
 from quiz.bank import load_bank
 from quiz.settings import load_settings, settings_path
 from quiz.ui.app import make_app
@@ -196,11 +197,7 @@ def test_generated_hostile_files(quiz, tmp_path):
     (made / "zero.yaml").symlink_to("/dev/zero")
     (made / "big.yaml").write_text("# " + "x" * (1024 * 1024) + "\n", encoding="utf-8")
     (made / "name\x1b]0;title\x07.yaml").write_text("id: [unclosed\n", encoding="utf-8")
-    flood = "".join(
-        f"- id: q{n}\n  type: truefalse\n  topic: scaling\n  prompt: x\n  answer: false\n" + "".join(f"  unknown_{i}: 1\n" for i in range(90))
-        for n in range(1300)
-    )
-    (made / "flood.yaml").write_text(flood[: 1024 * 1024 - 200].rsplit("\n- id", 1)[0] + "\n", encoding="utf-8")
+    (made / "flood.yaml").write_text(unknown_field_flood(), encoding="utf-8")
     validate = quiz.run("validate", *(str(p) for p in sorted(made.iterdir())))
     listing = quiz.run("list", "--bank", str(made / "fifo.yaml"), "--bank", str(made / "zero.yaml"), "--bank", str(made))
     for run in (validate, listing):

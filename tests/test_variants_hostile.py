@@ -4,6 +4,7 @@ that names the field and the budget, or a located message in place of a text; ne
 import itertools
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,15 @@ def test_a_slow_question_stops_its_self_test(compile_yaml):
     problems = [d.message for d in self_test(compiled, 20)]
     assert any("CPU-time budget of 1 s" in p for p in problems)
     assert re.fullmatch(r"burner: self-test: stopped after seed \d+: a variant must stay well within its budgets", problems[-1])
+
+
+def test_a_worked_value_too_large_to_show_is_left_out(compile_yaml, capsys):
+    from quiz.cli import main
+    from quiz.variants.worked import worked_values
+
+    pack = Path(__file__).parent / "hostile" / "c10-worked-value-huge.yaml"
+    compiled = one(compile_yaml, pack.read_text(encoding="utf-8"))
+    assert [w.name for w in worked_values(make_variant(compiled, 1)).featured] == ["w"]
+    assert main(["show", "c10-big-worked#1", "--answer", "--bank", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert "the small one" in out and "the big one" not in out and len(out) < 5_000

@@ -20,7 +20,8 @@ A wrong answer key is the worst bug this product can have.
 
 Self-tests run a pack's expressions many times, so their CPU time is bounded too: a question's
 seeds, variety and sample together get `QUESTION_SECONDS`, and the questions of one file
-`FILE_SECONDS` (see `validation.py`; each variant keeps its own budget as well), so
+`FILE_SECONDS` (see `validation.py`; each variant keeps its own budget as well), both at the
+default seeds and proportionally more for more (`time_scale`), so
 `quiz validate` ends soon whatever a pack holds.
 """
 
@@ -59,7 +60,12 @@ MIN_DRAWS_OF_A_VALUE: Final = 5
 _SAMPLE_STREAM: Final = 3
 """The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
-"""CPU time one question's self-test may take over all its seeds (a bundled one takes at most 0.4 s)."""
+"""CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
+
+
+def time_scale(seeds: int) -> float:
+    """How many times the CPU time at DEFAULT_SEEDS a self-test of `seeds` seeds may take."""
+    return max(1.0, seeds / DEFAULT_SEEDS)
 
 
 def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Diagnostic]:
@@ -70,11 +76,12 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
-    clock = Budget(seconds=QUESTION_SECONDS, check_interval=0)  # checked once a seed or a draw
+    seconds = QUESTION_SECONDS * time_scale(seeds)
+    clock = Budget(seconds=seconds, check_interval=0)  # checked once a seed or a draw
     with clock.running():
         for seed in tried:
             if _out_of_time(clock):
-                return [*found.diagnostics(), _stopped(question, seed, len(tried))]
+                return [*found.diagnostics(), _stopped(question, seed, len(tried), seconds)]
             try:
                 variant = make_variant(compiled, seed)
             except VariantError as exc:
@@ -107,12 +114,12 @@ def _out_of_time(clock: Budget) -> bool:
     return False
 
 
-def _stopped(question: QuestionBase, seed: int, seeds: int) -> Diagnostic:
+def _stopped(question: QuestionBase, seed: int, seeds: int, seconds: float) -> Diagnostic:
     return Diagnostic(
         question.source or Location(Path("<question>")),
         Severity.ERROR,
         f"{question.id}: self-test: stopped after {seed} of {seeds} seeds: they took more than "
-        f"{QUESTION_SECONDS:g} s of CPU time; a variant must be quick to draw",
+        f"{seconds:g} s of CPU time; a variant must be quick to draw",
     )
 
 

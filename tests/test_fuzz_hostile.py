@@ -34,7 +34,8 @@ FUZZ = settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check
 BANK = load_bank()
 ONE_OF_EACH_TYPE = {}
 for _question in BANK.questions.values():
-    ONE_OF_EACH_TYPE.setdefault(_question.type, _question)
+    if _question.type not in ONE_OF_EACH_TYPE and BANK.compiled(_question.id) is not None:
+        ONE_OF_EACH_TYPE[_question.type] = _question
 VARIANTS = {kind: make_variant(BANK.compiled(question.id), 3) for kind, question in ONE_OF_EACH_TYPE.items()}
 
 # Digits of every class, signs, separators and the characters answers are made of, mixed with

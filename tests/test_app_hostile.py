@@ -101,3 +101,19 @@ def test_no_escape_from_a_pack_reaches_the_terminal_in_the_app(tmp_path):
             assert b"\rCR-MARKER" not in written and b"CR-MARKER" in written
         else:
             assert payload not in written, payload
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_brackets_from_settings_or_a_pack_in_a_notice_are_shown_as_written(tmp_path):
+    """Notices quote the settings file and pack messages: `[/]` in them is text, not Textual
+    markup (it crashed the app with a MarkupError, then exited 0)."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_bytes((CORPUS / "settings" / "c9-theme-markup.json").read_bytes())
+    args = ["practice", "--id", "c7-markup", "--bank", str(CORPUS / "c7-markup-in-a-message.yaml")]
+    with TerminalSession(args, quiz_env(tmp_path)) as app:
+        shown = app.read_until(lambda out: b"available" in out and b"prepared" in out and b"Pick how to practise" in out, timeout=20)
+        app.press(CTRL_Q)
+        app.seconds_to_exit(timeout=10)
+    assert b"MarkupError" not in app.output and b"Traceback" not in app.output
+    assert shown, app.output[-2000:]

@@ -17,6 +17,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
@@ -85,6 +86,19 @@ class QuizApp(App[None]):
     @property
     def lang(self) -> str:
         return self.settings.language
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notice with markup off unless asked: notices quote settings files, file names
+        and pack messages, where `[/]` is text (as markup it raised MarkupError and closed the app)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters (no colour, dimming), then ours: no control character reaches the terminal."""

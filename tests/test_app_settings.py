@@ -7,9 +7,11 @@ import json
 from textual.command import CommandPalette
 from textual.widgets import Select
 
+from hostile_flood import unknown_field_flood
 from quiz.practice.session import Selection
 from quiz.settings import settings_path
 from quiz.ui.app import make_app
+from quiz.ui.messages import ChangeLanguage, ChangeTheme
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.settings import SettingsScreen
 from test_app import BANK, SIZE, palette_entries
@@ -65,7 +67,7 @@ async def test_a_settings_file_that_cannot_be_read_starts_the_app_and_is_left_al
     app = make_app(start=Selection(key="two-key-scaled-weights"), seed=1, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         assert any("could not read the settings" in n.message for n in app._notifications)
-        app.action_set_theme("nord")
+        app.post_message(ChangeTheme("nord"))
         await pilot.pause()
         assert any("Settings could not be saved" in n.message and "left as it is" in n.message for n in app._notifications)
         await pilot.press("escape")
@@ -88,11 +90,13 @@ async def test_switching_language_while_the_packs_load(isolated_user_dirs):
 
     packs = locations.user_packs_dir()
     packs.mkdir(parents=True)
-    (packs / "slow.yaml").write_text("".join(f"- {{id: q{n}, type: truefalse, topic: scaling, prompt: x, answer: false}}\n" for n in range(4_000)), encoding="utf-8")
+    for n in range(3):  # each over a second to load: the switch comes well before the end
+        (packs / f"slow-{n}.yaml").write_text(unknown_field_flood(), encoding="utf-8")
     app = make_app(seed=1)
     async with app.run_test(size=SIZE) as pilot:
         assert app.bank is None and isinstance(app.screen, LoadingScreen)
-        app.action_set_language("ja")  # what the palette's language command runs
+        app.post_message(ChangeLanguage("ja"))  # what the palette's language command sends
+        await pilot.pause()
         assert isinstance(app.screen_stack[-1], LoadingScreen) and app.screen_stack[-1].lang == "ja"
         await app.workers.wait_for_complete()
         await pilot.pause()

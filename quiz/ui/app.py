@@ -201,12 +201,15 @@ class QuizApp(App[None]):
     @on(ChangeLanguage)
     def _change_language(self, message: ChangeLanguage) -> None:
         """Switch the whole interface to the language: home and settings are rebuilt in it."""
-        if message.lang not in LANGUAGES or message.lang == self.lang or self.bank is None:
+        if message.lang not in LANGUAGES or message.lang == self.lang:
             return
         self._save(replace(self.settings, language=message.lang))
         self.title = tr("ui.title", self.lang)
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        if self.bank is None:  # switched from the palette while the packs still load
+            self.push_screen(LoadingScreen(self.lang))
+            return
         self.push_screen(self._home())
         self._open_settings()
 

@@ -164,16 +164,20 @@ def _record(args: argparse.Namespace, variant: Variant, result: Result, text: st
 
 
 def read_answer_file(path: Path) -> str:
-    """The text of an answer file; a file that cannot be read stops with exit status 3."""
+    """The text of an answer file; a file that cannot be read stops with exit status 3.
+
+    Only a regular file is read (a FIFO would wait for a writer forever), and at most
+    MAX_FILE_BYTES of it.
+    """
+    from quiz.bounded_read import UnreadableFile, read_bounded
     from quiz.commands import CommandError
 
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_INVALID_ANSWER) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise CommandError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes; an answer is far shorter", EXIT_INVALID_ANSWER)
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except FileNotFoundError as exc:
+        raise CommandError(f"{path}: cannot read it: {exc.strerror}", EXIT_INVALID_ANSWER) from None
+    except UnreadableFile as exc:
+        raise CommandError(f"{path}: cannot read it: {exc}", EXIT_INVALID_ANSWER) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

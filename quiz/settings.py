@@ -72,7 +72,18 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         current = {}
     except (UnreadableFile, OSError, ValueError, RecursionError) as exc:
         raise SettingsNotSaved(f"{target} could not be read ({_reason(exc)}), so it was left as it is") from None
-    write_text_atomically(target, json.dumps({**current, **asdict(settings)}, ensure_ascii=False, indent=2))
+    write_text_atomically(target, _json_text({**current, **asdict(settings)}))
+
+
+def _json_text(settings: dict[str, Any]) -> str:
+    """The settings as JSON, readable as written (Japanese as it is); a text UTF-8 cannot hold (a
+    lone surrogate, which a JSON escape can carry) keeps every character escaped instead."""
+    text = json.dumps(settings, ensure_ascii=False, indent=2)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(settings, indent=2)
+    return text
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -90,7 +90,7 @@ settings_files = st.one_of(
     json_values.map(lambda value: json.dumps(value).encode()),
     st.dictionaries(st.sampled_from(["language", "theme", "other"]), json_values, max_size=3).map(lambda value: json.dumps(value).encode()),
     st.integers(1, 40_000).map(lambda depth: b"[" * depth + b"]" * depth),
-    st.sampled_from([b"\xef\xbb\xbf{}", b'{"language": "ja"}'.decode().encode("utf-16"), b'{"language": 1e999}']),
+    st.sampled_from([b"\xef\xbb\xbf{}", b'{"language": "ja"}'.decode().encode("utf-16"), b'{"language": 1e999}', b'{"kept": "\\ud800"}']),
 )
 
 

@@ -84,3 +84,16 @@ def test_an_unknown_theme_is_kept_in_the_file_for_the_app_to_replace(tmp_path):
     path = tmp_path / "settings.json"
     path.write_text('{"theme": "no-such-theme"}', encoding="utf-8")
     assert load_settings(path) == (Settings(theme="no-such-theme"), None)
+
+
+def test_a_text_utf8_cannot_hold_is_kept_escaped(tmp_path):
+    """A JSON escape may spell a lone surrogate, which UTF-8 cannot encode: saving keeps it,
+    escaped, instead of failing (choosing a theme raised UnicodeEncodeError in the app)."""
+    path = tmp_path / "settings.json"
+    path.write_text('{"kept": "\\ud800", "note": "日本語"}', encoding="utf-8")
+    save_settings(Settings(language="ja", theme="nord"), path)
+    assert json.loads(path.read_text(encoding="utf-8")) == {"kept": "\ud800", "note": "日本語", "language": "ja", "theme": "nord"}
+    plain = tmp_path / "plain.json"
+    plain.write_text('{"note": "日本語"}', encoding="utf-8")
+    save_settings(Settings(language="ja"), plain)
+    assert '"note": "日本語"' in plain.read_text(encoding="utf-8")  # nothing UTF-8 cannot hold: written as it reads

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from hostile_flood import unknown_field_flood  # noqa: E402 - the tests' largest pack
-from terminal_session import CTRL_Q, TerminalSession  # noqa: E402 - the tests' pty driver
+from hostile_flood import unknown_field_flood
+from terminal_session import CTRL_Q, TerminalSession
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "hostile"
 CPU_PACK = CORPUS / "c1-float16-products-unsatisfiable.yaml"

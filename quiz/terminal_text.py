@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import Final, TextIO
 
 CONTROL_CHARACTERS: Final = frozenset(
-    chr(code) for code in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if chr(code) not in "\n\t"
+    chr(code) for code in (*range(0x20), *range(0x7F, 0xA0)) if chr(code) not in "\n\t"
 )
 _STRIP: Final = {ord(char): None for char in CONTROL_CHARACTERS}
 

@@ -53,9 +53,8 @@ def test_time_outside_running_blocks_is_not_counted():
     for _ in range(5):
         clock()  # time passing while nothing runs: a learner reading the question
     budget.check_time()
-    with budget.running():
-        with pytest.raises(BudgetExceeded, match="CPU-time"):
-            budget.check_time()
+    with budget.running(), pytest.raises(BudgetExceeded, match="CPU-time"):
+        budget.check_time()
 
 
 def test_time_used_adds_up_over_runs():
@@ -65,9 +64,8 @@ def test_time_used_adds_up_over_runs():
     with budget.running():
         pass  # 0.6 s
     budget.check_time()
-    with budget.running():
-        with pytest.raises(BudgetExceeded) as caught:
-            budget.check_time()  # 0.6 + the 0.3 s this run has taken so far
+    with budget.running(), pytest.raises(BudgetExceeded) as caught:
+        budget.check_time()  # 0.6 + the 0.3 s this run has taken so far
     assert caught.value.budget == "time"
 
 

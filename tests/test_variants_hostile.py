@@ -76,7 +76,8 @@ def test_parameter_draws_that_cannot_be_made_are_errors_naming_the_field(compile
 
 def test_a_std_of_minus_zero_is_zero(compile_yaml):
     """Found by the fuzzer: numpy refused -0.0 as a negative scale."""
-    compiled = one(compile_yaml, "- id: q\n  type: number\n  topic: softmax\n  prompt: x\n  params:\n    P: {normal: [2], std: -0}\n  answer: sum(P)\n")
+    pack = "- id: q\n  type: number\n  topic: softmax\n  prompt: x\n  params:\n    P: {normal: [2], std: -0}\n  answer: sum(P)\n"
+    compiled = one(compile_yaml, pack)
     assert make_variant(compiled, 0).inputs["P"] == [0.0, 0.0]
 
 

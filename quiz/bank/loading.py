@@ -141,7 +141,6 @@ def _named_id(raw: object) -> str | None:
 
 def _declared_id(raw: object) -> str | None:
     """The id a skipped question was given, when it reads as one (for the list of skipped questions)."""
-    declared = raw.get("id") if isinstance(raw, YamlMap) else None
     named = _named_id(raw)
     return named if named is not None and ID_PATTERN.fullmatch(named) else None
 

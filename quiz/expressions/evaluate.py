@@ -12,9 +12,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from quiz.expressions.attributes import read_attribute
+from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.functions import CONSTANTS, FUNCTIONS
-from quiz.expressions.budget import Budget
 from quiz.expressions.limits import LimitExceeded
 from quiz.expressions.meter import SizeMeter
 from quiz.expressions.operators import binary, compare, subscript, truth, unary

@@ -68,7 +68,7 @@ class SizeMeter:
         """Add `count` elements (a value, or what a function allocates on the way) to the budget."""
         self.budget.spend(count)
 
-    def remember(self, items: list | tuple | str, size: int) -> None:
+    def remember(self, items: list[object] | tuple[object, ...] | str, size: int) -> None:
         """Record the size of a sequence built by repetition, which was checked before it existed."""
         if not isinstance(items, str):
             self._known[id(items)] = (items, max(size, 1))

@@ -9,9 +9,9 @@ A literal `{{` is written as a placeholder holding that string: `{{ "{{" }}`.
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
-from quiz.expressions.budget import Budget
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
 from quiz.expressions.meter import SizeMeter
 from quiz.render.numbers import format_value

@@ -191,7 +191,7 @@ class _Builder:
             if self.stop is not None and count % _STOP_EVERY == 0 and self.stop():
                 raise ReadingStopped()
             kind = type(event)
-            if kind is yaml.AliasEvent:
+            if type(event) is yaml.AliasEvent:
                 raise _refuse(self.path, event, f"aliases (*{event.anchor}) are not allowed in question files")
             if kind in (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent):
                 _check_plain_node(event, self.path)
@@ -205,7 +205,7 @@ class _Builder:
                 if self.skipping:
                     continue
                 value: object = self.refused
-            elif kind is yaml.ScalarEvent:
+            elif type(event) is yaml.ScalarEvent:
                 value = self._scalar(event)
             elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 self._open(event, YamlMap if kind is yaml.MappingStartEvent else YamlList)

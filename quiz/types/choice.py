@@ -75,9 +75,8 @@ class ChoiceType(QuestionType[ChoiceQuestion]):
         answer = evaluate(compiled.answer, "answer")
         ids = option_ids(self.question_of(compiled).options)
         if not isinstance(answer, str) or answer not in ids:
-            raise VariantError(
-                compiled.question.id, f"answer gave {quoted(answer)}, which is not an option id ({', '.join(ids)})", "answer", location=compiled.question.source
-            )
+            message = f"answer gave {quoted(answer)}, which is not an option id ({', '.join(ids)})"
+            raise VariantError(compiled.question.id, message, "answer", location=compiled.question.source)
         return answer, {}
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:

@@ -156,7 +156,8 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         if start > stop:
             raise _error(compiled, f"{what}: min {start} is above max {stop}", what)
         if (stop - start) / spec.step > MAX_GRID_POINTS:
-            raise _error(compiled, f"{what}: steps of {spec.step:g} from {start:g} to {stop:g} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
+            grid = f"steps of {spec.step:g} from {start:g} to {stop:g}"
+            raise _error(compiled, f"{what}: {grid} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
         steps = math.floor((stop - start) / spec.step + 1e-9)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
         return round(start + int(rng.integers(steps + 1)) * spec.step, places)

@@ -255,7 +255,7 @@ explanation: {en: Like so., ja: こうです。}
         ("task: softmax\nstarter: 'import os'\n", 8, "starter: the starter does not define def softmax(x, axis=-1)"),
         ('task: softmax\nstarter: "def softmax(x, axis=-1):\\n    return x  # \\e[2J"\n', 8, "starter: line 2 holds the control character U+001B"),
         ('task: softmax\nstarter: "def softmax(x, axis=-1):\\n    return x  # \\u202e"\n', 8, "starter: line 2 holds the control character U+202E"),
-        ("task: softmax\nstarter: '" + "#" * 20_001 + "'\n", 8, "starter: the starter is longer than 20000 characters"),
+        ("task: softmax\nstarter: '" + "#" * 20_001 + "'\n", 8, "starter: a text of 20,001 characters; the limit is 20,000"),
     ],
     ids=["unknown-task", "check-not-for-task", "unknown-check", "no-checks", "check-twice", "bad-policy", "policy-not-for-task",
          "starter-signature", "starter-syntax", "starter-no-function", "starter-escape", "starter-bidi", "starter-too-long"],

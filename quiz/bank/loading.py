@@ -155,7 +155,14 @@ def _add(bank: Bank, question: QuestionBase) -> None:
     bank.questions[question.id] = question
 
 
+def _refused_json(value: object) -> str:
+    if isinstance(value, Refused):
+        return f"refused: {value.message}"
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def content_version(raw: object) -> str:
-    """A short hash of a question as parsed: formatting, comments and key order do not change it."""
-    canonical = json.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """A short hash of a question as parsed: formatting, comments and key order do not change it
+    (a value refused while reading counts by why it was refused)."""
+    canonical = json.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_refused_json)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]

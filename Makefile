@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export PIP_CONSTRAINT := $(CURDIR)/constraints.txt
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: run test lint bench lock clean
+.PHONY: run test lint fuzz bench lock clean
 
 run: $(STAMP)
 	$(BIN)/quiz
@@ -19,6 +19,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# The fuzzers of tests/test_fuzz_hostile.py with many more examples than `make test` gives them.
+FUZZ_EXAMPLES ?= 5000
+fuzz: $(STAMP)
+	QUIZ_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_fuzz_hostile.py -q -p no:cacheprovider --hypothesis-show-statistics
 
 bench: $(STAMP)
 	@set -e; for script in bench/*.py; do echo "== $$script"; $(BIN)/python $$script; done

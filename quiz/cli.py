@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from quiz.commands import (
     validate,
 )
 from quiz.commands import list as list_command
+from quiz.terminal_text import terminal_safe_output
 
 COMMANDS = (
     practice,
@@ -44,6 +47,8 @@ COMMANDS = (
     paths,
     export_anki,
 )
+EXIT_INTERNAL = 70
+"""Exit code of a failure that is our bug, not the input's (EX_SOFTWARE)."""
 
 
 def _bank_option(dest: str) -> argparse.ArgumentParser:
@@ -78,9 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `quiz` command; returns the process exit code."""
+    """Entry point of the `quiz` command; returns the process exit code.
+
+    Everything it prints goes through `terminal_safe_output`: no text from a pack, a file name
+    or an answer can steer the terminal.
+    """
+    with terminal_safe_output():
+        return _run(list(sys.argv[1:] if argv is None else argv))
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(grade.join_answer_values(argv))
     args.bank = [*args.root_bank, *getattr(args, "bank", [])]
     try:
         if not hasattr(args, "run"):  # plain `quiz` opens the app on its home screen
@@ -93,5 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `quiz validate | head`: the reader left; nothing more to say
-        sys.stderr.close()
+        # Python flushes standard output once more at exit: let that flush go nowhere, quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except MemoryError:
+        print("quiz: ran out of memory", file=sys.stderr)
+        return EXIT_INTERNAL
+    except Exception as exc:  # never a traceback in front of a user; QUIZ_DEBUG=1 shows it
+        if os.environ.get("QUIZ_DEBUG"):
+            traceback.print_exc()
+        print(f"quiz: internal error ({type(exc).__name__}: {exc}); this is a bug, please report it", file=sys.stderr)
+        return EXIT_INTERNAL

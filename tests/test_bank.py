@@ -139,3 +139,49 @@ def test_every_bundled_explain_question_has_follow_ups_that_resolve():
         assert all(f in bank.questions and f != question.id for f in question.follow_ups), question.id
     linked = {f for q in bank.questions.values() for f in q.follow_ups}
     assert len(linked) >= 40  # links run across the files, not only within explain questions
+
+
+def test_a_question_over_a_reading_limit_costs_only_itself(tmp_path):
+    deep = "[" * 500 + "1" + "]" * 500
+    digits = "9" * 5_000
+    write(
+        tmp_path / "pack.yaml",
+        QUESTION.format(id="before")
+        + f"- id: too-deep\n  type: number\n  topic: softmax\n  prompt: x\n  answer: {deep}\n"
+        + f"- id: too-difficult\n  type: truefalse\n  topic: scaling\n  prompt: x\n  answer: true\n  difficulty: {digits}\n"
+        + "- id: too-long\n  type: truefalse\n  topic: scaling\n  answer: true\n  prompt: " + "x" * 30_000 + "\n"
+        + QUESTION.format(id="after"),
+    )
+    write(tmp_path / "other.yaml", QUESTION.format(id="other"))
+    bank = load_bank([tmp_path])
+    assert set(bank.questions) == {"before", "after", "other"}
+    lines = {e.location.line: e.message for e in bank.report.errors}
+    assert "answer: nested more than" in lines[10]
+    assert "difficulty: a number written with 5,000 characters" in lines[16]
+    assert "prompt: a text of 30,000 characters" in lines[21]
+    assert [str(s) for s in bank.skipped] == [
+        f"{tmp_path / 'pack.yaml'}:6:3 (too-deep)",
+        f"{tmp_path / 'pack.yaml'}:11:3 (too-difficult)",
+        f"{tmp_path / 'pack.yaml'}:17:3 (too-long)",
+    ]
+
+
+def test_a_number_field_with_too_many_digits_is_an_error_not_a_crash(tmp_path):
+    write(tmp_path / "pack.yaml", QUESTION.format(id="q") + "  time: " + "1" * 40 + "\n")
+    bank = load_bank([tmp_path])
+    assert "q" not in bank.questions
+    [error] = bank.report.errors
+    assert error.location.line == 6 and "time: a whole number here has at most 15 digits" in error.message
+
+
+def test_a_flood_of_unknown_fields_lists_twenty_then_a_count(tmp_path):
+    fields = "".join(f"  unknown_{i}: 1\n" for i in range(90))
+    write(tmp_path / "flood.yaml", "".join(QUESTION.format(id=f"q{n}") + fields for n in range(50)))
+    write(tmp_path / "good.yaml", QUESTION.format(id="good"))
+    bank = load_bank([tmp_path])
+    assert list(bank.questions) == ["good"]
+    listed = [d for d in bank.report.diagnostics if d.location.path.name == "flood.yaml"]
+    assert len(listed) == 21
+    assert listed[-1].message == "4,480 more problems in this file are not listed (the first 20 are)"
+    assert bank.report.error_count == 4_500
+    assert len(bank.skipped) == 50

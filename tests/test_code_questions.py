@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import zlib
 from pathlib import Path
 
@@ -150,13 +151,19 @@ def test_an_import_that_fails_is_located_in_the_candidates_file(capsys, tmp_path
     [
         (None, "cannot read it: No such file or directory"),
         (b"\xff\xfe not text", "not UTF-8 text (byte 0)"),
-        (b"#" * (1 << 20) + b"\n", "larger than 1,048,576 bytes; an answer is far shorter"),
+        (b"#" * (1 << 20) + b"\n", "cannot read it: it is 1,048,577 bytes; the limit is 1,048,576"),
+        ("fifo", "cannot read it: it is not a regular file (a folder, device, FIFO or socket)"),
+        ("zero", "cannot read it: it is not a regular file (a folder, device, FIFO or socket)"),
     ],
-    ids=["missing", "not-utf8", "too-large"],
+    ids=["missing", "not-utf8", "too-large", "fifo", "dev-zero"],
 )
 def test_an_answer_file_that_cannot_be_read_exits_3(capsys, tmp_path, content, message):
     path = tmp_path / "solution.py"
-    if content is not None:
+    if content == "fifo":
+        os.mkfifo(path)  # opening it to read would wait for a writer forever
+    elif content == "zero":
+        path.symlink_to("/dev/zero")  # reading it would never end
+    elif content is not None:
         path.write_bytes(content)
     code, _, err = run(capsys, "grade", "implement-stable-softmax", "--file", str(path))
     assert code == 3 and err == f"quiz: {path}: {message}\n"
@@ -253,7 +260,7 @@ explanation: {en: Like so., ja: こうです。}
         ("task: softmax\nstarter: 'import os'\n", 8, "starter: the starter does not define def softmax(x, axis=-1)"),
         ('task: softmax\nstarter: "def softmax(x, axis=-1):\\n    return x  # \\e[2J"\n', 8, "starter: line 2 holds the control character U+001B"),
         ('task: softmax\nstarter: "def softmax(x, axis=-1):\\n    return x  # \\u202e"\n', 8, "starter: line 2 holds the control character U+202E"),
-        ("task: softmax\nstarter: '" + "#" * 20_001 + "'\n", 8, "starter: the starter is longer than 20000 characters"),
+        ("task: softmax\nstarter: '" + "#" * 20_001 + "'\n", 8, "starter: a text of 20,001 characters; the limit is 20,000"),
     ],
     ids=["unknown-task", "check-not-for-task", "unknown-check", "no-checks", "check-twice", "bad-policy", "policy-not-for-task",
          "starter-signature", "starter-syntax", "starter-no-function", "starter-escape", "starter-bidi", "starter-too-long"],

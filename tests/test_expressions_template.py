@@ -84,3 +84,17 @@ def test_values_without_a_text_form_are_expression_errors():
 def test_render_takes_another_formatter():
     template = compile_template("{{ d_k }}!", NAMESPACE)
     assert template.render(NAMESPACE, format_value=lambda value: f"<{value}>") == "<4>!"
+
+
+def test_a_text_holds_at_most_a_hundred_placeholders():
+    from quiz.expressions.template import MAX_PLACEHOLDERS
+
+    compile_template("{{ 1 }}" * MAX_PLACEHOLDERS)
+    with pytest.raises(ExpressionError, match="at most 100 placeholders"):
+        compile_template("{{ 1 }}" * (MAX_PLACEHOLDERS + 1))
+
+
+def test_a_filled_in_text_has_a_length_limit():
+    template = compile_template("{{ 'x' * 4000 }}" * 13)
+    with pytest.raises(ExpressionError, match="longer than 50,000 characters"):
+        template.render({})

@@ -165,3 +165,25 @@ def test_import_names_the_bad_line_and_adds_nothing(capsys, tmp_path):
     assert len(history_json(capsys)) == 1
     code, _, err = run(capsys, "import", str(tmp_path / "missing.jsonl"))
     assert code == 1 and "There is no file" in err
+
+
+HOSTILE_TEXT = "\x1b]52;c;cGF3bmVk\x07\x1b[2J\x9b31mcleared"
+
+
+def test_control_characters_in_an_imported_attempt_never_reach_the_terminal(capsys, tmp_path):
+    """An export from someone else may carry ESC, OSC and C1 sequences in its texts: they are stored
+    as written, and every command that prints them strips them on the way out."""
+    run(capsys, "grade", KEY, "--answer", RIGHT, "--record")
+    _, out, _ = run(capsys, "export")
+    record = json.loads(out.splitlines()[0])
+    record |= {"id": "6f1c4a8e-1d2b-4c3d-9e8f-0a1b2c3d4e5f", "question": "\x1b]0;title\x07" + record["question"], "response": HOSTILE_TEXT}
+    hostile = tmp_path / "hostile.jsonl"
+    hostile.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", str(hostile))
+    assert code == 0, err
+    assert any(a.response == HOSTILE_TEXT for a in stored().attempts())  # kept as written
+    for argv in (("history",), ("history", "--json"), ("stats",), ("review", "--list")):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, (argv, err)
+        assert not any(ch in out + err for ch in "\x1b\x07\x9b"), argv
+    assert "cleared" in run(capsys, "history", "--json")[1]

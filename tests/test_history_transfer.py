@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
 import string
 import tempfile
 from pathlib import Path
@@ -16,7 +18,17 @@ from hypothesis import strategies as st
 
 from history_records import DAY_MS, START_MS, attempt, open_store
 from quiz.history.records import MODES, VERDICTS, AttemptRecord
-from quiz.history.transfer import BOM, FIELDS, ImportProblem, export, import_file
+from quiz.history.transfer import (
+    BOM,
+    FIELDS,
+    MAX_IMPORT_BYTES,
+    MAX_INPUT_DEPTH,
+    MAX_PROBLEM_CHARS,
+    MAX_RECORD_CHARS,
+    ImportProblem,
+    export,
+    import_file,
+)
 
 
 def learner_month():
@@ -181,6 +193,53 @@ def test_a_file_that_is_not_utf8_is_refused(source, tmp_path):
     path.write_bytes(b"\xff\xfe" + "{}".encode("utf-16-le"))
     with pytest.raises(ImportProblem, match="UTF-8"):
         import_file(source, path)
+    assert source.attempt_count() == 5
+
+
+LONG_RECORD = '{"format": 1, "id": "' + "x" * MAX_RECORD_CHARS + '"}'
+
+
+@pytest.mark.parametrize(
+    "broken, message",
+    [
+        ("[" * 100_000 + "]" * 100_000, "not a JSON record (nested too deeply)"),
+        ('{"format": 1, "seed": ' + "9" * 5_000 + "}", "not a JSON record"),
+        (LONG_RECORD, f"the record is {len(LONG_RECORD):,} characters long"),
+    ],
+    ids=["nested", "digits", "long"],
+)
+def test_a_hostile_line_is_refused_before_it_is_parsed_or_quoted_in_full(source, tmp_path, broken, message):
+    path = write(tmp_path / "bad.jsonl", jsonl_with(broken, source))
+    with open_store(tmp_path / "target.sqlite3") as target:
+        with pytest.raises(ImportProblem, match=re.escape(message)) as caught:
+            import_file(target, path)
+        assert caught.value.line == 3 and len(caught.value.message) <= MAX_PROBLEM_CHARS
+        assert target.attempt_count() == 0
+
+
+def test_inputs_nested_past_the_limit_are_refused(source, tmp_path):
+    nested: object = 1.0
+    for _ in range(MAX_INPUT_DEPTH):  # with the inputs object itself, one level too deep
+        nested = [nested]
+    record = json.loads(exported_text(source, "jsonl").splitlines()[0]) | {"inputs": {"z": nested}}
+    path = write(tmp_path / "deep.jsonl", json.dumps(record) + "\n")
+    with open_store(tmp_path / "target.sqlite3") as target:
+        with pytest.raises(ImportProblem, match=f"nested more than {MAX_INPUT_DEPTH} levels"):
+            import_file(target, path)
+        record["inputs"] = {"z": nested[0]}  # at the limit: imported
+        write(path, json.dumps(record) + "\n")
+        assert import_file(target, path).added == 1
+
+
+def test_only_a_regular_file_within_the_size_limit_is_read(source, tmp_path):
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("wb") as out:
+        out.truncate(MAX_IMPORT_BYTES + 1)  # sparse: nothing is written, and nothing may be read
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)  # opening it for reading would wait for a writer forever
+    for path, reason in ((huge, f"it is {MAX_IMPORT_BYTES + 1:,} bytes"), (fifo, "not a regular file")):
+        with pytest.raises(ImportProblem, match=reason):
+            import_file(source, path)
     assert source.attempt_count() == 5
 
 

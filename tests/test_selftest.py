@@ -312,3 +312,18 @@ def test_a_constraint_is_charged_only_with_the_draws_that_reach_it(compile_yaml)
     assert self_test(pack["sequenced"], 20) == []
     [warning] = self_test(pack["alone"], 20)
     assert warning.severity is Severity.WARNING and "constraints[0] `a > 5.5` keeps only" in warning.message
+
+
+def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, monkeypatch):
+    """Past a file's CPU time for self-tests, its other questions are reported, not run."""
+    from quiz.authoring import validation
+
+    monkeypatch.setattr(validation, "FILE_SECONDS", 0.0)
+    path = tmp_path / "pack.yaml"
+    path.write_text(PACK, encoding="utf-8")
+    unchecked = validation.validate_packs([path], seeds=0)  # the loader's and checks' warnings only
+    result = validation.validate_packs([path], seeds=5)
+    assert result.errors == 0  # only the first question was self-tested, and it is healthy
+    assert result.warnings == unchecked.warnings + result.questions - 1
+    untested = [d.message for d in result.diagnostics if "not self-tested" in d.message]
+    assert untested and all(m.endswith("not self-tested: this file's self-tests used their 0 s of CPU time") for m in untested)

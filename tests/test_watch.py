@@ -99,3 +99,18 @@ def test_the_command_watches_until_interrupted(tmp_path, capsys, monkeypatch):
         "checked 1 question in 1 file: 0 errors, 0 warnings",
         "watching 1 file; Ctrl+C stops",
     ]
+
+
+def test_a_file_too_large_to_load_is_watched_without_reading_it_all(tmp_path):
+    """The watcher reads a file as the loader does, at most 1 MiB: a huge one is noticed, not read."""
+    from quiz.authoring.watch import snapshot
+
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    big = pack / "big.yaml"
+    with big.open("wb") as out:
+        out.truncate(64 * 2**30)  # 64 GiB, sparse: reading it all would never end in a test
+    first = snapshot([pack])
+    assert list(first) == [big]
+    big.write_text(GOOD, encoding="utf-8")
+    assert snapshot([pack])[big] != first[big]  # once it can be read, it has changed

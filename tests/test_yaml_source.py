@@ -5,7 +5,20 @@ from pathlib import Path
 import pytest
 
 from quiz.format.diagnostics import SourceError
-from quiz.format.yaml_source import MAX_FILE_BYTES, QuotedStr, YamlList, YamlMap, read_yaml_file
+from quiz.format.yaml_source import (
+    MAX_DEPTH,
+    MAX_FILE_BYTES,
+    MAX_ITEMS,
+    MAX_KEYS,
+    MAX_NUMBER_CHARS,
+    MAX_TEXT_CHARS,
+    QuotedStr,
+    ReadingStopped,
+    Refused,
+    YamlList,
+    YamlMap,
+    read_yaml_file,
+)
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "q.yaml") -> Path:
@@ -39,12 +52,9 @@ def test_scalars_stay_text_with_lines_kept(tmp_path):
         ("a: &anchor 1\n", 1, "anchors"),
         ("a: [1]\nb: *a\n", 2, "aliases (*a)"),
         ("a: &x [1, 2]\nb: *x\n", 1, "anchors"),
-        ("id: one\nprompt: x\nid: two\n", 3, "duplicate key 'id' (first defined at line 1)"),
-        ("- a: 1\n  b: 2\n- c: 3\n  c: 4\n", 4, "duplicate key 'c'"),
         ("a: 1\n---\nb: 2\n", 2, "one YAML document"),
         ("a: [1, 2\nb: 3\n", 2, "invalid YAML"),
         ("a:\n\t- 1\n", 2, "invalid YAML"),
-        ("? [a, b]\n: 1\n", 1, "keys are plain names"),
     ],
 )
 def test_refusals_name_the_line(tmp_path, text, line, fragment):
@@ -103,3 +113,124 @@ def test_syntax_errors_get_a_hint_in_plain_words_beside_libyamls_text(tmp_path, 
     assert error.location.line == line
     assert error.message.startswith("invalid YAML: ") and libyaml in error.message
     assert hint in error.message.split(libyaml, 1)[1]
+
+
+def read(tmp_path: Path, text: str) -> object:
+    return read_yaml_file(write(tmp_path, text))
+
+
+def first_refused(value: object) -> Refused | None:
+    """The first Refused marker found walking `value` depth-first."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Refused):
+            return item
+        if isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return None
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        ("id: one\nprompt: x\nid: two\n", 5, "duplicate key 'id' (first defined at line 3)"),
+        ("? [a, b]\n: 1\n", 3, "keys are plain names"),
+        ("? \n: 1\n", 3, "an empty key"),
+        ("a:\n" + "".join(f"  k{i}: 1\n" for i in range(MAX_KEYS + 1)), 4 + MAX_KEYS, f"more than {MAX_KEYS} keys"),
+        ("a: [" + ", ".join(["1"] * (MAX_ITEMS + 1)) + "]\n", 3, f"more than {MAX_ITEMS:,} items"),
+        ("a: " + "[" * 200 + "]" * 200 + "\n", 3, f"more than {MAX_DEPTH} levels"),
+    ],
+    ids=["duplicate", "list-key", "empty-key", "keys", "items", "depth"],
+)
+def test_a_value_over_a_limit_is_refused_where_it_stands(tmp_path, text, line, fragment):
+    """Limits are checked while reading: the bad value becomes a Refused marker, the rest is read."""
+    indented = "".join("  " + row + "\n" for row in text.splitlines())
+    data = read(tmp_path, f"first: kept\nbad:\n{indented}last: kept\n")
+    assert isinstance(data, YamlMap) and data["first"] == "kept" and data["last"] == "kept"
+    refused = first_refused(data["bad"])
+    assert refused is not None, data["bad"]
+    assert fragment in refused.message
+    assert refused.mark[0] == line
+
+
+def test_nesting_is_refused_at_the_level_past_the_limit(tmp_path):
+    nested = "[" * (MAX_DEPTH + 3) + "1" + "]" * (MAX_DEPTH + 3)
+    data = read(tmp_path, f"answer: {nested}\nid: after\n")
+    value = data["answer"]
+    for _ in range(MAX_DEPTH - 1):  # the root mapping is the first level
+        assert isinstance(value, YamlList)
+        value = value[0]
+    assert isinstance(value, Refused) and "nested" in value.message
+    assert data["id"] == "after"
+
+
+def test_exactly_at_the_limits_is_read(tmp_path):
+    nested = "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1)
+    keys = "".join(f"  k{i}: 1\n" for i in range(MAX_KEYS))
+    data = read(tmp_path, f"a: {nested}\nb:\n{keys}c: '{'x' * MAX_TEXT_CHARS}'\nd: {'9' * MAX_NUMBER_CHARS}\n")
+    assert not any(isinstance(v, Refused) for v in data.values())
+    assert len(data["b"]) == MAX_KEYS
+
+
+@pytest.mark.parametrize(
+    ("scalar", "fragment"),
+    [
+        ("x" * (MAX_TEXT_CHARS + 1), "characters; the limit"),
+        ("'" + "x" * (MAX_TEXT_CHARS + 1) + "'", "characters; the limit"),
+        ("9" * 5_000, "a number written with 5,000 characters"),
+        ("-1." + "0" * 200 + "e-5", "a number written with"),
+    ],
+    ids=["plain-text", "quoted-text", "digits", "decimal"],
+)
+def test_long_texts_and_numbers_are_refused_one_by_one(tmp_path, scalar, fragment):
+    data = read(tmp_path, f"- ok\n- {scalar}\n- also ok\n")
+    assert data[0] == "ok" and data[2] == "also ok"
+    assert isinstance(data[1], Refused) and fragment in data[1].message and data[1].mark == (2, 3)
+
+
+def test_a_long_quoted_number_is_text(tmp_path):
+    """Only plain scalars can be numbers; a quoted one is text, limited as text."""
+    data = read(tmp_path, f"a: '{'9' * 500}'\n")
+    assert data["a"] == "9" * 500
+
+
+def test_a_duplicate_costs_only_its_own_mapping(tmp_path):
+    data = read(tmp_path, "- id: a\n  x: 1\n  x: 2\n  y: 3\n- id: b\n")
+    assert isinstance(data[0], Refused) and data[0].mark == (3, 3)
+    assert data.marks[0] == (3, 3)
+    assert data[1] == {"id": "b"}
+
+
+def test_reading_stops_when_asked(tmp_path):
+    path = write(tmp_path, "a: [" + ", ".join(["1"] * 4_000) + "]\n")
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(ReadingStopped):
+        read_yaml_file(path, stop)
+    assert len(calls) == 3
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_device_is_refused_without_waiting(tmp_path):
+    import os
+
+    fifo = tmp_path / "pack.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(SourceError, match="not a regular file"):
+        read_yaml_file(fifo)
+    device = tmp_path / "zero.yaml"
+    device.symlink_to("/dev/zero")
+    with pytest.raises(SourceError, match="not a regular file"):
+        read_yaml_file(device)
+
+
+def test_nesting_past_what_libyaml_allows_refuses_the_file(tmp_path):
+    error = refusal(tmp_path, "a: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    assert "nesting depth" in error.message and error.location.line == 1

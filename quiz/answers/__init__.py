@@ -1,11 +1,13 @@
 """Reading learners' typed answers: numbers, vectors and matrices, forgiving where intent is clear.
 
 `parse_answer(text, shape)` returns `Parsed` (the value and how it was read) or `Invalid` (a
-message key, its parameters and the culprit's column); `describe_shape` words a shape for prompts.
+message key, its parameters and the culprit's column); `describe_shape` words a shape for prompts;
+`read_small_int(text, maximum)` reads an option or item number (ASCII or full-width digits only).
 """
 
 from quiz.answers.outcome import Invalid, Parsed
 from quiz.answers.parse import MAX_LENGTH, parse_answer
+from quiz.answers.small_numbers import read_small_int
 from quiz.answers.wording import describe_shape
 
-__all__ = ["MAX_LENGTH", "Invalid", "Parsed", "describe_shape", "parse_answer"]
+__all__ = ["MAX_LENGTH", "Invalid", "Parsed", "describe_shape", "parse_answer", "read_small_int"]

@@ -17,6 +17,12 @@ Two checks look at the question as a whole, whatever `--seeds` says:
   a parameter, is a warning naming the parameter.
 
 A wrong answer key is the worst bug this product can have.
+
+Self-tests run a pack's expressions many times, so their CPU time is bounded too: a question's
+seeds, variety and sample together get `QUESTION_SECONDS`, and the questions of one file
+`FILE_SECONDS` (see `validation.py`; each variant keeps its own budget as well), both at the
+default seeds and proportionally more for more (`time_scale`), so
+`quiz validate` ends soon whatever a pack holds.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from quiz.expressions import ExpressionError
+from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion, texts_of
 from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
@@ -53,6 +59,13 @@ MIN_DRAWS_OF_A_VALUE: Final = 5
 """A parameter's value must be drawn this often in the sample before its rejection is judged."""
 _SAMPLE_STREAM: Final = 3
 """The sample's own random stream, apart from those variants and shuffles use."""
+QUESTION_SECONDS: Final = 2.0
+"""CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
+
+
+def time_scale(seeds: int) -> float:
+    """How many times the CPU time at DEFAULT_SEEDS a self-test of `seeds` seeds may take."""
+    return max(1.0, seeds / DEFAULT_SEEDS)
 
 
 def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Diagnostic]:
@@ -63,25 +76,59 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
-    for seed in tried:
-        try:
-            variant = make_variant(compiled, seed)
-        except VariantError as exc:
-            found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
-            rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
-            continue
-        if seed < VARIETY_SEEDS:
-            drawn.add(_draw_key(variant))
-        for problem in _check_variant(variant):
-            found.add(seed, problem)
-    diagnostics = found.diagnostics()
-    if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
-        sample = _sample(compiled)
-        diagnostics.extend(_constraint_warnings(compiled, sample))
-        variety = _variety(compiled, drawn, rejected, len(tried), sample)
-        if variety is not None:
-            diagnostics.append(variety)
+    seconds = QUESTION_SECONDS * time_scale(seeds)
+    clock = Budget(seconds=seconds, check_interval=0)  # checked once a seed or a draw
+    with clock.running():
+        for seed in tried:
+            if _out_of_time(clock):
+                return [*found.diagnostics(), _stopped(question, seed, len(tried), seconds)]
+            try:
+                variant = make_variant(compiled, seed)
+            except VariantError as exc:
+                found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
+                if exc.budget is not None:  # other seeds would spend as much: one is proof enough
+                    return [*found.diagnostics(), _over_budget(question, seed)]
+                rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
+                continue
+            if seed < VARIETY_SEEDS:
+                drawn.add(_draw_key(variant))
+            for problem in _check_variant(variant):
+                found.add(seed, problem)
+            if variant.budget.out_of_time():  # its texts used up the variant's time
+                return [*found.diagnostics(), _over_budget(question, seed)]
+        diagnostics = found.diagnostics()
+        if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
+            sample = _sample(compiled, clock)
+            diagnostics.extend(_constraint_warnings(compiled, sample))
+            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock)
+            if variety is not None:
+                diagnostics.append(variety)
     return diagnostics
+
+
+def _out_of_time(clock: Budget) -> bool:
+    try:
+        clock.check_time()
+    except BudgetExceeded:
+        return True
+    return False
+
+
+def _stopped(question: QuestionBase, seed: int, seeds: int, seconds: float) -> Diagnostic:
+    return Diagnostic(
+        question.source or Location(Path("<question>")),
+        Severity.ERROR,
+        f"{question.id}: self-test: stopped after {seed} of {seeds} seeds: they took more than "
+        f"{seconds:g} s of CPU time; a variant must be quick to draw",
+    )
+
+
+def _over_budget(question: QuestionBase, seed: int) -> Diagnostic:
+    return Diagnostic(
+        question.source or Location(Path("<question>")),
+        Severity.ERROR,
+        f"{question.id}: self-test: stopped after seed {seed}: a variant must stay well within its budgets",
+    )
 
 
 def field_location(question: QuestionBase, name: str | None) -> Location:
@@ -139,8 +186,8 @@ def _check_texts(variant: Variant) -> Iterator[Problem]:
     for label, text in texts_of(variant.question):
         for lang in LANGUAGES:
             try:
-                rendered = variant.compiled.template(text.get(lang)).render(variant.values)
-            except ExpressionError as exc:
+                rendered = variant.fill(text, lang)
+            except VariantError as exc:
                 yield Problem(text.location, f"{label} ({lang}) cannot be filled in", exc.message)
                 continue
             # Only an opening `{{` marks a placeholder: `}}` is ordinary LaTeX (`\frac{1}{\sqrt{d_k}}`).
@@ -159,19 +206,23 @@ class _Draw:
         return all(self.outcomes)
 
 
-def _sample(compiled: CompiledQuestion) -> list[_Draw]:
+def _sample(compiled: CompiledQuestion, clock: Budget) -> list[_Draw]:
     """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
-    constraint's outcome (none when the question has no constraints: nothing to measure)."""
+    constraint's outcome (none when the question has no constraints: nothing to measure, or
+    when `clock` runs out first: a part of a sample would mislead)."""
     if not compiled.constraints:
         return []
     rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
     draws = []
     for _ in range(SAMPLE_DRAWS):
+        if _out_of_time(clock):
+            return []
+        clock.new_draw()
         try:
-            inputs = draw_inputs(compiled, rng)
+            inputs = draw_inputs(compiled, rng, clock)
         except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
             return []
-        draws.append(_Draw(inputs, constraint_outcomes(compiled, inputs)))
+        draws.append(_Draw(inputs, constraint_outcomes(compiled, inputs, clock)))
     return draws
 
 
@@ -246,12 +297,15 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
         )
 
 
-def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw]) -> Diagnostic | None:
+def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw], clock: Budget) -> Diagnostic | None:
     """An error when the first VARIETY_SEEDS seeds give fewer than MIN_VARIANTS different draws,
-    saying whether to widen the parameters (too few values) or narrow them (constraints reject most)."""
+    saying whether to widen the parameters (too few values) or narrow them (constraints reject most).
+    None when `clock` runs out before the verdict: the seeds' own problems are reported already."""
     question = compiled.question
     seed = min(done, VARIETY_SEEDS)
     while len(drawn) < MIN_VARIANTS and seed < VARIETY_SEEDS:
+        if _out_of_time(clock):
+            return None
         try:
             drawn.add(_draw_key(make_variant(compiled, seed)))
         except VariantError as exc:

@@ -19,21 +19,30 @@ from typing import TextIO
 
 from quiz.authoring.validation import Validation
 from quiz.bank import pack_files
+from quiz.bounded_read import UnreadableFile, read_bounded
 from quiz.format.diagnostics import Diagnostic
+from quiz.format.yaml_source import MAX_FILE_BYTES
 
 INTERVAL = 1.0
 """Seconds between two looks at the files."""
 
 
 def snapshot(paths: Sequence[Path]) -> dict[Path, str]:
-    """Each question file under `paths` with a hash of its contents (files that vanish are left out)."""
+    """Each question file under `paths` with a hash of its contents (files that vanish are left out).
+
+    Files are read as the loader reads them, at most MAX_FILE_BYTES of a regular file: one the
+    loader refuses is hashed as the reason, so it counts as changed once it can be read.
+    """
     found: dict[Path, str] = {}
     for source in paths:
         for path in pack_files(source):
             try:
-                found[path] = hashlib.sha256(path.read_bytes()).hexdigest()
-            except OSError:  # removed or unreadable between listing and reading: the check will say
+                content = read_bounded(path, MAX_FILE_BYTES)
+            except FileNotFoundError:  # removed between listing and reading: the check will say
                 continue
+            except UnreadableFile as exc:
+                content = str(exc).encode()
+            found[path] = hashlib.sha256(content).hexdigest()
     return found
 
 

@@ -14,9 +14,20 @@ from quiz.bank.selection import Selection, SelectionError, resolve_selection
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
-from quiz.format.diagnostics import Diagnostic, Report
+from quiz.format.diagnostics import Diagnostic, Location, Report
 from quiz.format.model import QuestionBase
 from quiz.variants.keys import parse_key
+
+
+@dataclass(frozen=True)
+class SkippedQuestion:
+    """A question (or a whole file, when `id` is None and the location has no line) not loaded."""
+
+    location: Location
+    id: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.location} ({self.id})" if self.id else str(self.location)
 
 
 @dataclass
@@ -29,6 +40,8 @@ class Bank:
     files: list[Path] = field(default_factory=list)
     rejected: list[QuestionBase] = field(default_factory=list)
     """Questions that broke a rule of the format (reported in `report`): kept out of practice."""
+    skipped: list[SkippedQuestion] = field(default_factory=list)
+    """Questions and files that could not be loaded or were rejected; `report` says why."""
     _compiled: dict[str, CompiledQuestion | None] = field(default_factory=dict, init=False, repr=False)
     _problems: dict[str, list[Diagnostic]] = field(default_factory=dict, init=False, repr=False)
 

@@ -14,16 +14,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from quiz import locations
-from quiz.bank.bank import Bank
+from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.links import check_follow_ups
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
 from quiz.format.convert import INVALID, Where
-from quiz.format.diagnostics import Location, QuestionReport, Report, SourceError
-from quiz.format.model import QuestionBase
-from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
+from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
+from quiz.format.model import ID_PATTERN, QuestionBase
+from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, read_yaml_file
 from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")
+MAX_NAMED_ID = 80
+"""Longest id quoted in front of a question's messages (a pack's id may be any text)."""
 
 
 def default_sources() -> list[Path]:
@@ -50,8 +52,12 @@ def bundled_claims(report: Report) -> Claims:
     return load_claims(locations.bundled_bank_dir() / CLAIMS_FILE, report)
 
 
-def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = ()) -> Bank:
-    """Load every question from `sources` (default: bundled and user packs) plus `extra` paths."""
+def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = (), stop: StopCheck | None = None) -> Bank:
+    """Load every question from `sources` (default: bundled and user packs) plus `extra` paths.
+
+    `stop` is asked between files, between questions and while reading; once it is true,
+    loading ends with ReadingStopped (the app quitting while packs load).
+    """
     bank = Bank()
     bank.claims = bundled_claims(bank.report)
     seen_files: set[Path] = set()
@@ -61,57 +67,102 @@ def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = ())
         files = pack_files(source)
         if not files and source not in optional:
             what = "no such file or folder" if not source.exists() else "no YAML question files in it"
-            bank.report.error(Location(source), what)
+            _skip_file(bank, Diagnostic(Location(source), Severity.ERROR, what))
         for path in files:
             if path.resolve() not in seen_files:
+                _check_stop(stop)
                 seen_files.add(path.resolve())
                 bank.files.append(path)
-                _load_file(path, bank)
+                _load_file(path, bank, stop)
     check_follow_ups(bank.questions, bank.report, also_known={q.id for q in bank.rejected})
     return bank
 
 
-def _load_file(path: Path, bank: Bank) -> None:
+def _check_stop(stop: StopCheck | None) -> None:
+    if stop is not None and stop():
+        raise ReadingStopped()
+
+
+def _load_file(path: Path, bank: Bank, stop: StopCheck | None) -> None:
     try:
-        data = read_yaml_file(path)
+        data = read_yaml_file(path, stop)
     except SourceError as exc:
-        bank.report.diagnostics.append(exc.diagnostic())
+        _skip_file(bank, exc.diagnostic())
         return
-    if isinstance(data, YamlMap):
+    except (RecursionError, MemoryError, ValueError) as exc:  # a limit we missed costs only this file
+        _skip_file(bank, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
+        return
+    if isinstance(data, YamlMap | Refused):
         entries: list[tuple[object, tuple[int, int]]] = [(data, data.mark)]
     elif isinstance(data, YamlList):
         entries = list(zip(data, data.marks))
     else:
-        bank.report.error(Location(path, 1, 1), "a question file holds a question (a mapping) or a list of questions")
+        _skip_file(bank, Diagnostic(Location(path, 1, 1), Severity.ERROR, "a question file holds a question (a mapping) or a list of questions"))
         return
     for raw, mark in entries:
-        errors_before = len(bank.report.errors)
-        question_id = raw.get("id") if isinstance(raw, YamlMap) else None
-        question = convert_question(raw, Where(path, mark, ""), QuestionReport(bank.report, question_id))
-        if question is INVALID:
-            continue
-        assert isinstance(question, QuestionBase)
-        question = replace(question, source=Location(path, *mark), version=content_version(raw))
-        if len(bank.report.errors) > errors_before:
-            # It breaks a rule of the format: never practised, but `quiz validate` still checks
-            # its expressions and claims, so one run reports all of its problems.
-            bank.rejected.append(question)
-            continue
-        _add(bank, question)
+        _check_stop(stop)
+        _load_question(raw, Location(path, *mark), bank)
+
+
+def _load_question(raw: object, location: Location, bank: Bank) -> None:
+    """Convert one question and add it; any failure skips this question only, with its location."""
+    errors_before = bank.report.error_count
+    try:
+        where = Where(location.path, (location.line, location.column), "")
+        question = convert_question(raw, where, QuestionReport(bank.report, _named_id(raw)))
+        version = content_version(raw) if question is not INVALID else ""
+    except (RecursionError, MemoryError, ValueError, TypeError) as exc:  # a limit we missed
+        bank.report.error(location, f"this question could not be loaded: {type(exc).__name__}: {exc}")
+        question = INVALID
+    if question is INVALID:
+        bank.skipped.append(SkippedQuestion(location, _declared_id(raw)))
+        return
+    assert isinstance(question, QuestionBase)
+    question = replace(question, source=location, version=version)
+    if bank.report.error_count > errors_before:
+        # It breaks a rule of the format: never practised, but `quiz validate` still checks
+        # its expressions and claims, so one run reports all of its problems.
+        bank.rejected.append(question)
+        bank.skipped.append(SkippedQuestion(location, _declared_id(raw)))
+        return
+    _add(bank, question)
+
+
+def _skip_file(bank: Bank, diagnostic: Diagnostic) -> None:
+    bank.report.add(diagnostic)
+    bank.skipped.append(SkippedQuestion(diagnostic.location, None))
+
+
+def _named_id(raw: object) -> str | None:
+    """The id messages about a question start with: as written, if it is text of a sensible length."""
+    declared = raw.get("id") if isinstance(raw, YamlMap) else None
+    return declared if isinstance(declared, str) and len(declared) <= MAX_NAMED_ID else None
+
+
+def _declared_id(raw: object) -> str | None:
+    """The id a skipped question was given, when it reads as one (for the list of skipped questions)."""
+    named = _named_id(raw)
+    return named if named is not None and ID_PATTERN.fullmatch(named) else None
 
 
 def _add(bank: Bank, question: QuestionBase) -> None:
     first = bank.questions.get(question.id)
     if first is not None:
-        bank.report.error(
-            question.source or Location(Path("?")),
-            f"question id '{question.id}' is defined twice: first at {first.source}, again here",
-        )
+        where = question.source or Location(Path("?"))
+        bank.report.error(where, f"question id '{question.id}' is defined twice: first at {first.source}, again here")
+        bank.skipped.append(SkippedQuestion(where, question.id))
         return
     bank.questions[question.id] = question
 
 
+def _refused_json(value: object) -> str:
+    if isinstance(value, Refused):
+        return f"refused: {value.message}"
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def content_version(raw: object) -> str:
-    """A short hash of a question as parsed: formatting, comments and key order do not change it."""
-    canonical = json.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """A short hash of a question as parsed: formatting, comments and key order do not change it
+    (a value refused while reading counts by why it was refused)."""
+    canonical = json.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_refused_json)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:12]

@@ -52,7 +52,7 @@ def find_variant(bank: Bank, key: str, seed: int | None) -> Variant:
     try:
         return make_variant(compiled, seed if seed is not None else key_seed or 0)
     except VariantError as exc:
-        raise CommandError(f"cannot make a variant: {exc}") from None
+        raise CommandError(f"cannot make a variant: {exc.located}") from None
 
 
 def compile_or_fail(bank: Bank, question_id: str) -> CompiledQuestion:

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quiz.commands import add_variant_arguments
 from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
@@ -48,6 +48,53 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
     parser.set_defaults(run=run)
 
 
+def join_answer_values(argv: list[str]) -> list[str]:
+    """`argv` with `grade ... --answer TEXT` written `--answer=TEXT`, so any answer is read as one.
+
+    argparse takes a value starting with `-` for an option unless it looks like a plain
+    negative number, so `--answer -1.2e-02` or `--answer -sqrt(2)` would be refused.
+    """
+    command = _command_index(argv)
+    if command is None or argv[command] != "grade":
+        return argv
+    joined = argv[: command + 1]
+    tokens = iter(argv[command + 1 :])
+    for token in tokens:
+        if token == "--":  # what follows is positional, as argparse reads it
+            joined.append(token)
+            joined.extend(tokens)
+            break
+        value = next(tokens, None) if token == "--answer" else None
+        joined.append(token if value is None else f"--answer={value}")
+    return joined
+
+
+def _command_index(argv: list[str]) -> int | None:
+    """Where the subcommand stands: the first word that is neither an option nor --bank's path."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--":
+            return index + 1 if index + 1 < len(argv) else None
+        if not token.startswith("-"):
+            return index
+        index += 2 if token == "--bank" else 1
+    return None
+
+
+def read_answer(variant: Variant, text: str) -> Any:
+    """The response `text` gives for `variant` (its type reads it), or an Invalid.
+
+    Text longer than any answer is refused before a reader converts anything.
+    """
+    from quiz.answers import MAX_LENGTH, Invalid
+    from quiz.types.registry import type_of
+
+    if len(text) > MAX_LENGTH:
+        return Invalid("parse.too_long", {"limit": MAX_LENGTH})
+    return type_of(variant.question).read(variant, text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Read the answer, grade it and print the result."""
     from quiz.answers import Invalid
@@ -67,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
     variant = find_variant(load(args), args.id, args.seed)
     kind = type_of(variant.question)
     text = args.answer if args.file is None else read_answer_file(args.file)
-    response = kind.read(variant, text)
+    # A typed answer is refused past any answer's length before a reader sees it; a file (a
+    # code question's solution) is bounded as it is read.
+    response = read_answer(variant, text) if args.file is None else kind.read(variant, text)
     if isinstance(response, Invalid):
         message = response.message(args.lang)
         if args.json:
@@ -115,16 +164,20 @@ def _record(args: argparse.Namespace, variant: Variant, result: Result, text: st
 
 
 def read_answer_file(path: Path) -> str:
-    """The text of an answer file; a file that cannot be read stops with exit status 3."""
+    """The text of an answer file; a file that cannot be read stops with exit status 3.
+
+    Only a regular file is read (a FIFO would wait for a writer forever), and at most
+    MAX_FILE_BYTES of it.
+    """
+    from quiz.bounded_read import UnreadableFile, read_bounded
     from quiz.commands import CommandError
 
     try:
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise CommandError(f"{path}: cannot read it: {exc.strerror or exc}", EXIT_INVALID_ANSWER) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise CommandError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes; an answer is far shorter", EXIT_INVALID_ANSWER)
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except FileNotFoundError as exc:
+        raise CommandError(f"{path}: cannot read it: {exc.strerror}", EXIT_INVALID_ANSWER) from None
+    except UnreadableFile as exc:
+        raise CommandError(f"{path}: cannot read it: {exc}", EXIT_INVALID_ANSWER) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

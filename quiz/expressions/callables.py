@@ -5,7 +5,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from quiz.expressions.limits import SizeMeter
+from quiz.expressions.meter import SizeMeter
 
 Preflight = Callable[[Mapping[str, Any]], int | None]
 """Checks bound arguments (defaults applied) and raises before anything large is allocated.

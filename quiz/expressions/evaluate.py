@@ -1,8 +1,9 @@
 """The tree-walking evaluator for checked expressions.
 
 It only ever sees trees that `syntax.check` accepted, so it handles exactly the allowed
-node types. Every step's result is measured and charged to the evaluation's budget, and
-any failure becomes an ExpressionError naming the sub-expression that failed.
+node types. Every step's result is measured and charged to the budget (one per variant, or
+one per evaluation when none is given), the CPU-time budget is checked before every step,
+and any failure becomes an ExpressionError naming the sub-expression that failed.
 """
 
 import ast
@@ -11,9 +12,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from quiz.expressions.attributes import read_attribute
+from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.functions import CONSTANTS, FUNCTIONS
-from quiz.expressions.limits import LimitExceeded, SizeMeter
+from quiz.expressions.limits import LimitExceeded
+from quiz.expressions.meter import SizeMeter
 from quiz.expressions.operators import binary, compare, subscript, truth, unary
 from quiz.expressions.syntax import ParsedSource
 
@@ -24,20 +27,26 @@ class Evaluator:
     """Evaluates one parsed expression against one namespace of params and derived values."""
 
     def __init__(
-        self, parsed: ParsedSource, names: frozenset[str], namespace: Mapping[str, object]
+        self,
+        parsed: ParsedSource,
+        names: frozenset[str],
+        namespace: Mapping[str, object],
+        budget: Budget | None = None,
     ) -> None:
         self._parsed = parsed
         self._names = names
         self._namespace = namespace
-        self._meter = SizeMeter()
+        self._meter = SizeMeter(budget)
+        self._budget = self._meter.budget
 
     def run(self) -> object:
         """The value of the expression; numpy's inf and nan pass through without warnings."""
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"), self._budget.running():
             return self._visit(self._parsed.tree.body)
 
     def _visit(self, node: ast.AST) -> object:
         try:
+            self._budget.check_time()  # before every step: no step starts once time is up
             value = getattr(self, f"_visit_{type(node).__name__}")(node)
             if not isinstance(node, (ast.Constant, ast.Name)):
                 self._meter.charge(value)

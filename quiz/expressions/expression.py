@@ -3,6 +3,7 @@
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from quiz.expressions.budget import Budget
 from quiz.expressions.evaluate import Evaluator
 from quiz.expressions.syntax import ParsedSource, check, parse
 
@@ -15,9 +16,13 @@ class Expression:
     names: frozenset[str]
     _parsed: ParsedSource = field(repr=False, compare=False)
 
-    def evaluate(self, namespace: Mapping[str, object]) -> object:
-        """The expression's value with `namespace` supplying its names; raises only ExpressionError."""
-        return Evaluator(self._parsed, self.names, namespace).run()
+    def evaluate(self, namespace: Mapping[str, object], budget: Budget | None = None) -> object:
+        """The expression's value with `namespace` supplying its names; raises only ExpressionError.
+
+        `budget` is the variant's, shared by all its evaluations; without one, this evaluation
+        gets a budget of its own.
+        """
+        return Evaluator(self._parsed, self.names, namespace, budget).run()
 
 
 def compile_expression(source: str, names: Iterable[str] = ()) -> Expression:

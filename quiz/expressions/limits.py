@@ -2,15 +2,13 @@
 
 Every cap is checked before the value it bounds is allocated: operators and functions work out
 their result shape (and their largest intermediate) from the shapes of their arguments first.
-Values are then measured once more after each step, and all the values of one evaluation share
-a budget, so neither many small results nor one big one can exhaust memory or time.
+Values are then measured once more after each step and charged to a budget (see `budget`) that
+all the evaluations of one variant share, so neither many small results nor one big one can
+exhaust memory or time.
 """
 
-import dataclasses
 import math
-from collections.abc import Iterable, Mapping
-
-import numpy as np
+from collections.abc import Iterable
 
 MAX_SOURCE_CHARS = 2_000
 """Longest expression source, in characters."""
@@ -23,10 +21,6 @@ MAX_DEPTH = 100
 
 MAX_ELEMENTS = 2**20
 """Most elements in one array, list or tuple (nested lists count all their items)."""
-
-MAX_TOTAL_ELEMENTS = 2**23
-"""Most elements one evaluation may create in all: every step's result, plus what engine
-functions allocate on the way to a small result (a variance from a large sample)."""
 
 MAX_PRODUCT_TERMS = 2**24
 """Most multiply-adds in one matrix product (`@`, matmul, dot, attention)."""
@@ -85,76 +79,3 @@ def check_int_power(base: int, exponent: int) -> None:
     # estimate below never multiplies a huge exponent.
     if exponent > MAX_INT_BITS or exponent * math.log2(abs(base)) > MAX_INT_BITS:
         raise LimitExceeded(f"the power would exceed the limit of {MAX_INT_BITS:,} bits")
-
-
-class SizeMeter:
-    """Measures the values of one evaluation and charges them to a shared budget.
-
-    Nested lists are measured by all their items (an empty one counts as one), engine
-    records by all their fields. Sizes of containers already seen are remembered (the
-    containers are kept alive with them, so their ids stay unique), which keeps measuring
-    `[row] * 1000` as cheap as building it.
-    """
-
-    def __init__(self) -> None:
-        self._known: dict[int, tuple[object, int]] = {}
-        self._spent = 0
-
-    def measure(self, value: object) -> int:
-        """Elements in `value`, refusing values outside the caps and dtypes allowed."""
-        if isinstance(value, (np.ndarray, np.generic)):
-            if value.dtype.kind not in NUMERIC_KINDS:
-                raise LimitExceeded(f"arrays of dtype {value.dtype} are not supported")
-            return int(value.size)
-        if isinstance(value, bool):
-            return 1
-        if isinstance(value, int):
-            if value.bit_length() > MAX_INT_BITS:
-                raise LimitExceeded(f"the integer exceeds the limit of {MAX_INT_BITS:,} bits")
-            return 1
-        if isinstance(value, complex):
-            raise LimitExceeded("complex numbers are not supported")
-        if isinstance(value, str):
-            check_string_length(len(value))
-            return max(1, len(value))
-        if isinstance(value, (list, tuple)):
-            return self._measure_container(value, value, capped=True)
-        # Engine results (records such as AttentionTrace, dicts of evidence) weigh what they
-        # hold; the engine made them after a preflight, so only the budget applies to them.
-        if isinstance(value, Mapping):
-            return self._measure_container(value, value.values(), capped=False)
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            fields = [getattr(value, field.name) for field in dataclasses.fields(value)]
-            return self._measure_container(value, fields, capped=False)
-        return 1
-
-    def charge(self, value: object) -> None:
-        """Measure `value` and add it to this evaluation's budget."""
-        self.spend(self.measure(value))
-
-    def spend(self, count: int) -> None:
-        """Add `count` elements (a value, or what a function allocates on the way) to the budget."""
-        self._spent += count
-        if self._spent > MAX_TOTAL_ELEMENTS:
-            raise LimitExceeded(
-                f"the evaluation would create more than {MAX_TOTAL_ELEMENTS:,} elements in all"
-            )
-
-    def remember(self, items: list[object] | tuple[object, ...] | str, size: int) -> None:
-        """Record the size of a sequence built by repetition, which was checked before it existed."""
-        if not isinstance(items, str):
-            self._known[id(items)] = (items, max(size, 1))
-
-    def _measure_container(self, container: object, items: Iterable[object], capped: bool) -> int:
-        known = self._known.get(id(container))
-        if known is not None:
-            return known[1]
-        total = 0
-        for item in items:
-            total += self.measure(item)
-            if capped:
-                check_elements(total, "list")
-        # An empty list still counts, so a list of a million empty lists is a million elements.
-        total = max(total, 1)
-        self._known[id(container)] = (container, total)
-        return total

@@ -7,12 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from quiz.expressions.limits import (
-    SizeMeter,
-    check_elements,
-    check_int_power,
-    check_string_length,
-)
+from quiz.expressions.limits import check_elements, check_int_power, check_string_length
+from quiz.expressions.meter import SizeMeter
 from quiz.expressions.shapes import check_broadcast, check_index, check_matmul, numeric, shape_of
 
 _BINARY: dict[type, Callable[[object, object], object]] = {

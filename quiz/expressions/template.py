@@ -9,12 +9,18 @@ A literal `{{` is written as a placeholder holding that string: `{{ "{{" }}`.
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
-from quiz.expressions.limits import MAX_SHOWN_ELEMENTS, SizeMeter
+from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
+from quiz.expressions.meter import SizeMeter
 from quiz.render.numbers import format_value
 
 OPEN, CLOSE = "{{", "}}"
+MAX_PLACEHOLDERS = 100
+"""Most `{{ }}` placeholders in one text."""
+MAX_RENDERED_CHARS = 50_000
+"""Longest text once its values are filled in, in characters."""
 
 
 @dataclass(frozen=True)
@@ -44,18 +50,34 @@ class Template:
         self,
         namespace: Mapping[str, object],
         format_value: Callable[[object], str] = format_value,
+        budget: Budget | None = None,
     ) -> str:
-        """The text with each placeholder replaced by its formatted value."""
+        """The text with each placeholder replaced by its formatted value.
+
+        Evaluating and formatting count against `budget` (the variant's), and the filled-in
+        text may be at most MAX_RENDERED_CHARS long.
+        """
+        budget = budget if budget is not None else Budget()
         pieces = []
-        for part in self._parts:
-            if isinstance(part, str):
-                pieces.append(part)
-                continue
-            try:
-                value = part.expression.evaluate(namespace)
-            except ExpressionError as error:
-                raise _rebased(error, self.text, part.offset) from None
-            pieces.append(self._shown(value, part, format_value))
+        length = 0
+        with budget.running():
+            for part in self._parts:
+                if isinstance(part, str):
+                    piece = part
+                else:
+                    try:
+                        value = part.expression.evaluate(namespace, budget)
+                    except ExpressionError as error:
+                        # The step's own error stays the cause: callers tell a budget running out.
+                        raise _rebased(error, self.text, part.offset) from error.__cause__
+                    piece = self._shown(value, part, format_value)
+                length += len(piece)
+                if length > MAX_RENDERED_CHARS:
+                    where = part.offset + 1 if isinstance(part, _Placeholder) else None
+                    raise ExpressionError(
+                        f"the filled-in text would be longer than {MAX_RENDERED_CHARS:,} characters", self.text, where
+                    )
+                pieces.append(piece)
         return "".join(pieces)
 
     def _shown(self, value: object, part: _Placeholder, format_value: Callable[[object], str]) -> str:
@@ -76,7 +98,11 @@ def compile_template(text: str, names: Iterable[str] = ()) -> Template:
     names = frozenset(names)
     parts: list[str | _Placeholder] = []
     position = 0
+    placeholders = 0
     while (start := text.find(OPEN, position)) >= 0:
+        placeholders += 1
+        if placeholders > MAX_PLACEHOLDERS:
+            raise ExpressionError(f"a text may hold at most {MAX_PLACEHOLDERS} placeholders", text, start + 1)
         while text.startswith("{", start + len(OPEN)):
             start += 1
         end = text.find(CLOSE, start + len(OPEN))

@@ -14,6 +14,7 @@ from quiz.format.compile import TRACE_STEPS, CompiledQuestion, compile_question,
 from quiz.format.convert import did_you_mean, located
 from quiz.format.diagnostics import Location, QuestionReport, Report
 from quiz.format.model import Parametric, QuestionBase
+from quiz.terminal_text import has_control_characters
 
 ALL_FAULTS = "all"
 
@@ -69,3 +70,5 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
     for label, text in texts_of(question):
         if text.ja is None:
             report.warning(text.location or where, f"{label} has no Japanese ('ja'); English is shown instead")
+        if any(has_control_characters(source) for _, source in text.items()):
+            report.warning(text.location or where, f"{label} holds control characters (ESC, BEL, ...); they are removed when shown")

@@ -61,7 +61,7 @@ def load_claims(path: Path, report: Report) -> Claims:
     try:
         data = read_yaml_file(path)
     except SourceError as exc:
-        report.diagnostics.append(exc.diagnostic())
+        report.add(exc.diagnostic())
         return Claims()
     where = Where(path, data.mark if isinstance(data, YamlMap) else (1, 1), "")
     parsed = converter_for(ClaimsFile)(data, where, report)

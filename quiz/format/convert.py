@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 import types
 import typing
@@ -22,13 +23,17 @@ from pathlib import Path
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
 from quiz.format.diagnostics import Location, Report
-from quiz.format.yaml_source import YamlList, YamlMap
+from quiz.format.yaml_source import Refused, YamlList, YamlMap
 
 INVALID: Final = object()
 """What a converter returns after reporting a problem."""
 
-_INT = re.compile(r"[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+INT_PATTERN: Final = re.compile(r"[+-]?[0-9]+")
+FLOAT_PATTERN: Final = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+MAX_INT_DIGITS: Final = 15
+"""Most digits of a whole number in a number field (difficulty, time, decimals, ...)."""
+MAX_FLOAT_CHARS: Final = 40
+"""Longest number in a decimal field, in characters: enough for any float's shortest repr."""
 _TRUE: Final = frozenset({"true", "yes", "on"})
 _FALSE: Final = frozenset({"false", "no", "off"})
 
@@ -104,6 +109,8 @@ def describe(value: object) -> str:
     """How a wrong value is named in messages: its kind and, for a short scalar, the value."""
     if value is None:
         return "nothing (null)"
+    if isinstance(value, Refused):
+        return "a refused value"
     if isinstance(value, YamlMap):
         return "a mapping"
     if isinstance(value, YamlList):
@@ -119,6 +126,28 @@ def converter_for(tp: object) -> Converter:
 
 @cache
 def _converter_for(tp: Any) -> Converter:
+    return _reporting_refusals(_build_converter(tp))
+
+
+def _reporting_refusals(convert: Converter) -> Converter:
+    """`convert`, except that a value refused while reading is reported (once) where it stands."""
+
+    def checked(value: object, where: Where, report: Report) -> object:
+        if isinstance(value, Refused):
+            return report_refused(value, where, report)
+        return convert(value, where, report)
+
+    return checked
+
+
+def report_refused(value: Refused, where: Where, report: Report) -> object:
+    """Report why `value` was refused while reading, at its own line, and return INVALID."""
+    field = f"{where.field}: " if where.field else ""
+    report.error(Location(where.path, *value.mark), f"{field}{value.message}")
+    return INVALID
+
+
+def _build_converter(tp: Any) -> Converter:
     if tp is str:
         return _to_str
     if tp is bool:
@@ -170,15 +199,25 @@ def _to_bool(value: object, where: Where, report: Report) -> object:
 
 def _to_int(value: object, where: Where, report: Report) -> object:
     # Decimal only: `010` is ten (not YAML 1.1's octal eight) and `1:30` is an error, never 90.
-    if isinstance(value, str) and _INT.fullmatch(value.strip()):
-        return int(value)
-    return _expected(where, report, "a whole number", value)
+    if not isinstance(value, str) or not INT_PATTERN.fullmatch(value.strip()):
+        return _expected(where, report, "a whole number", value)
+    if len(value.strip().lstrip("+-")) > MAX_INT_DIGITS:  # checked before int() does the work
+        report.error(where.location(), f"{where.field}: a whole number here has at most {MAX_INT_DIGITS} digits")
+        return INVALID
+    return int(value)
 
 
 def _to_float(value: object, where: Where, report: Report) -> object:
-    if isinstance(value, str) and _FLOAT.fullmatch(value.strip()):
-        return float(value)
-    return _expected(where, report, "a number", value)
+    if not isinstance(value, str) or not FLOAT_PATTERN.fullmatch(value.strip()):
+        return _expected(where, report, "a number", value)
+    if len(value.strip()) > MAX_FLOAT_CHARS:
+        report.error(where.location(), f"{where.field}: a number here is written with at most {MAX_FLOAT_CHARS} characters")
+        return INVALID
+    number = float(value)
+    if not math.isfinite(number):
+        report.error(where.location(), f"{where.field}: {describe(value)} is too large to be a number")
+        return INVALID
+    return number + 0.0  # -0 is 0: numpy refuses a std of -0.0 as negative
 
 
 def _literal_converter(choices: tuple[Any, ...]) -> Converter:
@@ -354,7 +393,8 @@ def _read_as_meant(value: YamlMap, fields: list[str], here: Where, label: str, r
     meant: dict[str, str] = {}
     for key in value:
         if key not in fields:
-            close = closest(key, fields)
+            # Past a file's listed share a problem is only counted: skip the costly hint.
+            close = None if report.is_full(here.path) else closest(key, fields)
             at = here.child(key, value.marks[key])
             report.error(at.location(), f"unknown field '{key}' in {label}" + (f" (did you mean '{close}'?)" if close else ""))
             if close is not None and close not in value and close not in meant.values():

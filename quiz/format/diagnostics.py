@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import Final
 
 
 class Severity(StrEnum):
@@ -60,20 +62,51 @@ class SourceError(Exception):
         return Diagnostic(self.location, Severity.ERROR, self.message)
 
 
-@dataclass
-class Report:
-    """Diagnostics collected while loading or checking, in the order they were found."""
+MAX_MESSAGES_PER_FILE: Final = 20
+"""Most diagnostics listed for one file; the rest are counted, so a flood stays readable."""
 
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+class Report:
+    """Diagnostics collected while loading or checking, in the order they were found.
+
+    At most `MAX_MESSAGES_PER_FILE` are kept for each file; past that they are only counted,
+    and `diagnostics` ends with one line per such file saying how many more it has.
+    """
+
+    def __init__(self) -> None:
+        self._listed: list[Diagnostic] = []
+        self._per_file: Counter[Path] = Counter()
+        self._hidden: dict[Path, Counter[Severity]] = {}
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        """Keep `diagnostic`, or only count it when its file already has its share listed."""
+        path = diagnostic.location.path
+        if self._per_file[path] >= MAX_MESSAGES_PER_FILE:
+            self._hidden.setdefault(path, Counter())[diagnostic.severity] += 1
+            return
+        self._per_file[path] += 1
+        self._listed.append(diagnostic)
 
     def error(self, location: Location, message: str) -> None:
-        self.diagnostics.append(Diagnostic(location, Severity.ERROR, message))
+        self.add(Diagnostic(location, Severity.ERROR, message))
 
     def warning(self, location: Location, message: str) -> None:
-        self.diagnostics.append(Diagnostic(location, Severity.WARNING, message))
+        self.add(Diagnostic(location, Severity.WARNING, message))
 
     def extend(self, other: Report) -> None:
-        self.diagnostics.extend(other.diagnostics)
+        for diagnostic in other._listed:
+            self.add(diagnostic)
+        for path, counts in other._hidden.items():
+            self._hidden.setdefault(path, Counter()).update(counts)
+
+    def is_full(self, path: Path) -> bool:
+        """True once `path` has its share listed: further problems there are only counted."""
+        return self._per_file[path] >= MAX_MESSAGES_PER_FILE
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """The listed diagnostics, then one per file over the limit saying how many more it has."""
+        return [*self._listed, *(self._more(path, counts) for path, counts in self._hidden.items())]
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -83,17 +116,53 @@ class Report:
     def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity is Severity.WARNING]
 
+    @property
+    def error_count(self) -> int:
+        """Every error found, listed or only counted."""
+        return sum(d.severity is Severity.ERROR for d in self._listed) + sum(c[Severity.ERROR] for c in self._hidden.values())
+
+    @property
+    def warning_count(self) -> int:
+        """Every warning found, listed or only counted."""
+        return sum(d.severity is Severity.WARNING for d in self._listed) + sum(c[Severity.WARNING] for c in self._hidden.values())
+
+    @staticmethod
+    def _more(path: Path, counts: Counter[Severity]) -> Diagnostic:
+        severity = Severity.ERROR if counts[Severity.ERROR] else Severity.WARNING
+        total = sum(counts.values())
+        return Diagnostic(
+            Location(path),
+            severity,
+            f"{total:,} more problems in this file are not listed (the first {MAX_MESSAGES_PER_FILE} are)",
+        )
+
 
 class QuestionReport(Report):
     """A view of a report that names one question in each message (`softmax-two: ...`), so a
     file holding a list of questions says which one a problem is about."""
 
     def __init__(self, report: Report, question_id: object) -> None:
-        super().__init__(report.diagnostics)  # shared: what is reported here is in `report`
+        super().__init__()
+        self._target = report  # what is reported here goes to `report`, and is counted there
         self.prefix = f"{question_id}: " if isinstance(question_id, str) and question_id else ""
 
-    def error(self, location: Location, message: str) -> None:
-        super().error(location, self.prefix + message)
+    def add(self, diagnostic: Diagnostic) -> None:
+        self._target.add(Diagnostic(diagnostic.location, diagnostic.severity, self.prefix + diagnostic.message))
 
-    def warning(self, location: Location, message: str) -> None:
-        super().warning(location, self.prefix + message)
+    def extend(self, other: Report) -> None:
+        self._target.extend(other)
+
+    def is_full(self, path: Path) -> bool:
+        return self._target.is_full(path)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self._target.diagnostics
+
+    @property
+    def error_count(self) -> int:
+        return self._target.error_count
+
+    @property
+    def warning_count(self) -> int:
+        return self._target.warning_count

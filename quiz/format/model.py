@@ -8,13 +8,24 @@ from them (see `schema.py`), so the model is the single description of the forma
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from quiz.format.convert import INVALID, Marks, Where, describe
+from quiz.format.convert import (
+    FLOAT_PATTERN,
+    INT_PATTERN,
+    INVALID,
+    MAX_FLOAT_CHARS,
+    MAX_INT_DIGITS,
+    Marks,
+    Where,
+    describe,
+    report_refused,
+)
 from quiz.format.diagnostics import Location, Report
-from quiz.format.yaml_source import YamlList, YamlMap
+from quiz.format.yaml_source import Refused, YamlList, YamlMap
 from quiz.i18n import LANGUAGES
 
 ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -61,14 +72,17 @@ class Text:
         texts = {}
         for lang in LANGUAGES:
             raw = value.get(lang)
-            if raw is not None and not isinstance(raw, str):
+            texts[lang] = raw if isinstance(raw, str) else None
+            if isinstance(raw, Refused):
+                report_refused(raw, where.child(lang, value.marks[lang]), report)
+                ok = False
+            elif raw is not None and not isinstance(raw, str):
                 report.error(where.child(lang, value.marks[lang]).location(), f"{where.field}.{lang}: expected text, got {describe(raw)}")
                 ok = False
-            texts[lang] = None if raw is None else str(raw)
-        if texts["en"] is None:
+        if value.get("en") is None:
             report.error(location, f"{where.field}: English text ('en') is required; other languages fall back to it")
             ok = False
-        return cls(en=texts["en"] or "", ja=texts["ja"], location=location) if ok else INVALID
+        return cls(en=str(texts["en"] or ""), ja=None if texts["ja"] is None else str(texts["ja"]), location=location) if ok else INVALID
 
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
@@ -100,6 +114,8 @@ class Expr:
     @classmethod
     def from_yaml(cls, value: object, where: Where, report: Report) -> object:
         source = _expression_source(value)
+        if isinstance(source, Refused):
+            return report_refused(source, where, report)
         if source is None:
             report.error(where.location(), f"{where.field}: expected an expression, a number or a list of them, got {describe(value)}")
             return INVALID
@@ -114,11 +130,18 @@ class Expr:
         }
 
 
-def _expression_source(value: object) -> str | None:
+def _expression_source(value: object) -> str | Refused | None:
+    """The expression a value or nested list of values spells, or the first part refused while
+    reading (the reader bounds the nesting, so this recursion is shallow)."""
     if isinstance(value, YamlList):
         parts = [_expression_source(v) for v in value]
-        sources = [p for p in parts if p is not None]
+        refused = next((p for p in parts if isinstance(p, Refused)), None)
+        if refused is not None:
+            return refused
+        sources = [p for p in parts if isinstance(p, str)]
         return "[" + ", ".join(sources) + "]" if len(sources) == len(parts) else None
+    if isinstance(value, Refused):
+        return value
     if isinstance(value, str) and value.strip():
         return str(value)
     return None
@@ -137,11 +160,15 @@ class Scalar:
             return INVALID
         if type(value) is not str:  # quoted: the author wants text
             return cls(str(value))
-        for convert in (int, float):
-            try:
-                return cls(convert(value))
-            except ValueError:
-                continue
+        written = value.strip()
+        if INT_PATTERN.fullmatch(written) and len(written.lstrip("+-")) <= MAX_INT_DIGITS:
+            return cls(int(written))
+        if FLOAT_PATTERN.fullmatch(written):
+            number = float(written) if len(written) <= MAX_FLOAT_CHARS else math.inf
+            if not math.isfinite(number):
+                report.error(where.location(), f"{where.field}: {describe(value)} is too large to be a number; quote it to keep it text")
+                return INVALID
+            return cls(number)
         return cls(value)
 
     @classmethod
@@ -229,7 +256,7 @@ class Param:
         metadata=doc("Shape of normal draws: [] for one number, [n] for a vector, [rows, cols] for a matrix.", maxItems=4, referenced=True),
     )
     mean: float = field(default=0.0, metadata=doc("Mean for `normal` (default 0)."))
-    std: float = field(default=1.0, metadata=doc("Standard deviation for `normal` (default 1)."))
+    std: float = field(default=1.0, metadata=doc("Standard deviation for `normal` (default 1).", minimum=0))
     decimals: int = field(default=1, metadata=doc("Decimals `normal` draws are rounded to (default 1).", minimum=0, maximum=6))
     choice: tuple[Scalar, ...] | None = field(
         default=None, metadata=doc("Values to pick one from, such as [4, 16, 64].", minItems=1, referenced=True)

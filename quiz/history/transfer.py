@@ -4,6 +4,12 @@ Each record carries the format version. CSV starts with a byte-order mark so spr
 the Japanese in it as UTF-8. Import is all or nothing: every record is checked first, a bad one
 is reported with its line number and nothing is added; attempts already present (by id) are
 skipped, so importing a file twice adds nothing. The cards the new attempts touch are rebuilt.
+
+An export may come from anyone, so reading it is bounded before anything is parsed: a regular
+file of at most `MAX_IMPORT_BYTES`, a record of at most `MAX_RECORD_CHARS`, inputs nested at
+most `MAX_INPUT_DEPTH` deep; a problem quotes at most `MAX_PROBLEM_CHARS` of what it found.
+Texts in a record (a response) are stored as written: what prints them strips control
+characters on the way to the terminal (see `quiz.terminal_text`).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
+from quiz.bounded_read import UnreadableFile, read_bounded
 from quiz.history.records import AttemptRecord, canonical_json, problems
 from quiz.history.scheduling import PASS_MARK, at_datetime, to_ms
 from quiz.history.store import History
@@ -28,12 +35,22 @@ FIELDS: Final = (
     "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy",
 )  # fmt: skip
 BOM: Final = "\ufeff"
+MAX_IMPORT_BYTES: Final = 256 * 2**20
+"""Largest file imported: about half a million attempts, more than years of daily practice."""
+MAX_RECORD_CHARS: Final = 2**20
+"""Longest record (one JSON line): a variant's inputs hold at most 16,384 numbers."""
+MAX_INPUT_DEPTH: Final = 8
+"""Deepest nesting of a record's inputs: a parameter has at most four dimensions."""
+MAX_PROBLEM_CHARS: Final = 300
+"""Longest problem message: a value quoted in it may be as long as a record."""
 
 
 class ImportProblem(Exception):
     """A record that cannot be imported, with the line it starts on; nothing was imported."""
 
     def __init__(self, line: int, message: str) -> None:
+        if len(message) > MAX_PROBLEM_CHARS:
+            message = message[: MAX_PROBLEM_CHARS - 1] + "…"
         super().__init__(f"line {line}: {message}")
         self.line = line
         self.message = message
@@ -82,8 +99,9 @@ def import_file(history: History, path: Path) -> ImportReport:
 
     Raises ImportProblem for a bad record (with its line) or an unreadable file."""
     try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            text = handle.read()
+        text = read_bounded(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
+    except UnreadableFile as exc:
+        raise ImportProblem(1, f"the file cannot be imported: {exc}") from None
     except UnicodeDecodeError as exc:
         raise ImportProblem(1, f"the file is not UTF-8 text ({exc.reason})") from None
     if not text.strip():
@@ -108,10 +126,9 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
     for line, content in enumerate(text.split("\n"), 1):
         if not content.strip():
             continue
-        try:
-            record = json.loads(content, parse_constant=_refuse_constant)
-        except (json.JSONDecodeError, ValueError) as exc:
-            raise ImportProblem(line, f"not a JSON record ({exc})") from None
+        if len(content) > MAX_RECORD_CHARS:
+            raise ImportProblem(line, f"the record is {len(content):,} characters long; the limit is {MAX_RECORD_CHARS:,}")
+        record = _json(line, content, "not a JSON record")
         if not isinstance(record, dict):
             raise ImportProblem(line, "a record must be a JSON object")
         yield _attempt(line, record)
@@ -143,9 +160,9 @@ def _from_cells(line: int, cells: Mapping[str, str]) -> dict[str, Any]:
         record["hints"] = int(cells["hints"])
         record["score"] = float(cells["score"])
         record["duration_ms"] = int(cells["duration_ms"]) if cells["duration_ms"] else None
-        record["inputs"] = json.loads(cells["inputs"], parse_constant=_refuse_constant)
     except ValueError as exc:
-        raise ImportProblem(line, f"a number or the inputs cannot be read ({exc})") from None
+        raise ImportProblem(line, f"a number cannot be read ({exc})") from None
+    record["inputs"] = _json(line, cells["inputs"], "the inputs cannot be read")
     for name in ("revealed", "easy"):
         if cells[name] not in ("true", "false"):
             raise ImportProblem(line, f"{name} must be true or false, got {cells[name]!r}")
@@ -168,6 +185,8 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
         raise ImportProblem(line, f"at {record['at']!r} is not an ISO 8601 time") from None
     if at.utcoffset() is None:
         raise ImportProblem(line, f"at {record['at']!r} has no time zone")
+    if _depth(record["inputs"]) > MAX_INPUT_DEPTH:
+        raise ImportProblem(line, f"the inputs are nested more than {MAX_INPUT_DEPTH} levels deep")
     fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy")}
     attempt = AttemptRecord(at_ms=to_ms(at), **fields)
     found = problems(attempt)
@@ -178,6 +197,30 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
     if found:
         raise ImportProblem(line, "; ".join(found))
     return attempt, record["easy"]
+
+
+def _json(line: int, text: str, what: str) -> Any:
+    """`text` parsed as JSON, or ImportProblem saying `what` (nesting too deep for the parser included)."""
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (json.JSONDecodeError, ValueError) as exc:  # ValueError: a NaN, or an integer of too many digits
+        raise ImportProblem(line, f"{what} ({exc})") from None
+    except RecursionError:
+        raise ImportProblem(line, f"{what} (nested too deeply)") from None
+
+
+def _depth(value: object) -> int:
+    """How deeply lists and objects nest in `value` (a number or a text is 0), without recursing."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_INPUT_DEPTH:
+                return deepest
+            stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def _refuse_constant(name: str) -> None:

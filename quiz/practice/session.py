@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quiz.bank import Bank, Selection, SelectionError
+from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.model import Text
 from quiz.grading.grade import give_up, grade
@@ -77,13 +78,23 @@ class PracticeSession:
         return self._position >= len(self._order) - 1
 
     def next_question(self) -> Variant | None:
-        """Move to the next question of the round and draw its variant; None after the last."""
-        while not self.round_over:
-            self._position += 1
-            variant = self._draw(self._order[self._position], self._take_first_seed())
-            if variant is not None:
-                self.round.append(RoundEntry(variant, None))
-                return variant
+        """Move to the next question of the round and draw its variant; None after the last.
+
+        Questions that cannot be drawn are skipped, but only for as long as one variant's CPU
+        budget: the screen waiting on this stays responsive whatever the packs hold.
+        """
+        searching = Budget(check_interval=0)  # checked once a question
+        with searching.running():
+            while not self.round_over:
+                self._position += 1
+                variant = self._draw(self._order[self._position], self._take_first_seed())
+                if variant is not None:
+                    self.round.append(RoundEntry(variant, None))
+                    return variant
+                try:
+                    searching.check_time()
+                except BudgetExceeded:
+                    break
         if not self.round:
             raise SelectionError("unprepared", problems="; ".join(self.problems[-3:]))
         return None

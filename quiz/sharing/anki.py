@@ -75,20 +75,33 @@ class Card:
 def cards(bank: Bank, languages: Sequence[str], variants: int, skipped: list[str]) -> Iterator[Card]:
     """The cards of every question of `bank` that compiles: `variants` seeds of a question whose
     numbers are drawn (seeds 0 to variants − 1), one of any other; each in every language.
-    Questions or variants that cannot be made are named in `skipped`."""
+    Questions or variants that cannot be made are named in `skipped`; once one variant of a
+    question runs out of a budget, its other seeds are left out (each would spend as much)."""
     for question_id, question in bank.questions.items():
         compiled = bank.compiled(question_id)
         if compiled is None:
             skipped.append(f"{question_id}: has errors (quiz validate says which)")
             continue
-        for seed in range(variants) if question.is_parametric else range(1):
+        seeds = range(variants) if question.is_parametric else range(1)
+        for seed in seeds:
             try:
                 variant = make_variant(compiled, seed)
             except VariantError as exc:
                 skipped.append(f"{question_id}#{seed}: {exc.message}")
+                if exc.budget is not None:
+                    _leave_out(question_id, seed, seeds, skipped)
+                    break
                 continue
             for lang in languages:
                 yield _card(variant, lang)
+            if variant.budget.out_of_time():  # its texts used up the variant's time
+                _leave_out(question_id, seed, seeds, skipped)
+                break
+
+
+def _leave_out(question_id: str, seed: int, seeds: range, skipped: list[str]) -> None:
+    if seed + 1 < seeds.stop:
+        skipped.append(f"{question_id}: seeds {seed + 1} to {seeds.stop - 1} left out: a variant must stay well within its budgets")
 
 
 def _card(variant: Variant, lang: str) -> Card:

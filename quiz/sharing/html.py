@@ -56,8 +56,8 @@ def card_value(value: object) -> str:
 
 
 def variant_html(variant: Variant, text: Text | None, lang: str) -> str:
-    """A text of the variant in `lang`, its values filled in for a card, as HTML."""
+    """A text of the variant in `lang`, its values filled in for a card, as HTML; a text that
+    cannot be filled in shows where it stands and why (see `Variant.text`)."""
     if text is None:
         return ""
-    filled = variant.compiled.template(text.get(lang)).render(variant.values, format_value=card_value)
-    return markdown_html(filled)
+    return markdown_html(variant.text(text, lang, format_value=card_value))

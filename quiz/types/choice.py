@@ -15,7 +15,7 @@ from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types import options
 from quiz.types.base import Evaluate, QuestionType
-from quiz.variants.variant import Variant, VariantError
+from quiz.variants.variant import Variant, VariantError, quoted
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,7 +82,8 @@ class ChoiceType(QuestionType[ChoiceQuestion]):
         answer = evaluate(compiled.answer, "answer")
         ids = option_ids(self.question_of(compiled).options)
         if not isinstance(answer, str) or answer not in ids:
-            raise VariantError(compiled.question.id, f"answer gave {answer!r}, which is not an option id ({', '.join(ids)})", "answer")
+            message = f"answer gave {quoted(answer)}, which is not an option id ({', '.join(ids)})"
+            raise VariantError(compiled.question.id, message, "answer", location=compiled.question.source)
         return answer, {}
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:

@@ -26,7 +26,7 @@ from quiz.i18n import tr
 from quiz.render.numbers import format_array_inline, format_number
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
-from quiz.variants.variant import Variant, VariantError
+from quiz.variants.variant import Variant, VariantError, quoted
 
 MAX_ELEMENTS: Final = 64
 """The most numbers a learner is asked to type."""
@@ -125,15 +125,16 @@ class NumericType(QuestionType[NumericQuestion]):
 
     def _checked(self, compiled: CompiledQuestion, value: Any, what: str) -> float | np.ndarray:
         question = compiled.question
+        where = question.source
         try:
             array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise VariantError(question.id, f"{what} gave {value!r}, not a number or an array of numbers", what) from None
+        except (TypeError, ValueError, OverflowError):  # OverflowError: an int past a float's range
+            raise VariantError(question.id, f"{what} gave {quoted(value)}, not a number or an array of numbers", what, location=where) from None
         if array.ndim != self.rank:
             expected = ("a number", "a vector", "a matrix")[self.rank]
-            raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}", what)
+            raise VariantError(question.id, f"{what} gave shape {array.shape}; a {question.type} question needs {expected}", what, location=where)
         if array.size > MAX_ELEMENTS:
-            raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most {MAX_ELEMENTS}", what)
+            raise VariantError(question.id, f"{what} has {array.size} elements; a learner can type at most {MAX_ELEMENTS}", what, location=where)
         if self.rank == 0:
             return float(array)
         array.setflags(write=False)

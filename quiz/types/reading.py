@@ -6,12 +6,13 @@ import re
 import unicodedata
 from typing import Final
 
-from quiz.answers import Invalid
+from quiz.answers import Invalid, read_small_int
 
 SEPARATORS: Final = re.compile(r"[\s,、]+")
 NONE_WORDS: Final = frozenset({"none", "なし", "-"})
 """What a learner types to give an empty set of picks or points."""
-_MAX_DIGITS: Final = 3
+_LARGEST: Final = 999
+"""The largest option or item number read: any question has far fewer."""
 
 
 def plain_text(text: str) -> str | Invalid:
@@ -26,14 +27,12 @@ def words(text: str) -> list[str]:
 
 
 def small_number(word: str) -> int | None:
-    """A short whole number in ASCII digits (full-width ones are folded before), else None.
+    """A short whole number (up to three digits) in ASCII digits, full-width ones folded before.
 
     `str.isdigit` also accepts superscripts and other scripts' digits that `int` refuses or
-    reads surprisingly, so only 0-9 count.
+    reads surprisingly; `read_small_int` is the one checked conversion (no leading zero either).
     """
-    if not word or len(word) > _MAX_DIGITS or not all("0" <= c <= "9" for c in word):
-        return None
-    return int(word)
+    return read_small_int(word, _LARGEST)
 
 
 def item_numbers(text: str, count: int) -> list[int] | Invalid:

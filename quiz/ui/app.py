@@ -16,10 +16,14 @@ from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.worker import get_current_worker
 
 from quiz import locations
-from quiz.bank import Bank, Selection, SelectionError, load_bank
+from quiz.bank import Bank, Selection, SelectionError, SkippedQuestion, load_bank
+from quiz.format.yaml_source import ReadingStopped
 from quiz.i18n import LANGUAGES, tr
 from quiz.history.records import AttemptRecord
 from quiz.practice.session import PracticeSession
@@ -31,6 +35,7 @@ from quiz.ui.screens.help import HelpScreen, general_sections, key_table
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.translate import translate_command
 
 log = logging.getLogger(__name__)
@@ -75,10 +80,29 @@ class QuizApp(App[None]):
         self.on_attempt = on_attempt
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
+        self._terminal_safe = TerminalSafeFilter()
+        self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
 
     @property
     def lang(self) -> str:
         return self.settings.language
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notice with markup off unless asked: notices quote settings files, file names
+        and pack messages, where `[/]` is text (as markup it raised MarkupError and closed the app)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters (no colour, dimming), then ours: no control character reaches the terminal."""
+        return [*super().get_line_filters(), self._terminal_safe]
 
     def on_mount(self) -> None:
         if not linebreaks.install():
@@ -86,6 +110,9 @@ class QuizApp(App[None]):
             self.log.warning(linebreaks.NOT_INSTALLED)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
+        else:  # a theme this Textual lacks: show the default, keep the file's choice until one is made
+            self.notify(tr("ui.unknown_theme", self.lang, theme=self.settings.theme, default=self.theme), severity="warning")
+        self._theme_applied = True
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
         if self.bank is None:
@@ -96,14 +123,24 @@ class QuizApp(App[None]):
 
     @work(thread=True, exclusive=True, group="bank")
     def _load_bank(self) -> None:
-        """Read, convert and check every pack off the event loop; large packs never freeze the UI."""
-        bank = load_bank(extra=self.bank_paths)
-        self.call_from_thread(self._bank_loaded, bank)
+        """Read and convert every pack in a thread, off the event loop, so keys work meanwhile.
+
+        Python waits for a running thread before the process exits, so the loader asks
+        between files, questions and YAML events whether Textual has cancelled the worker
+        (it does when the app quits) and then stops at once.
+        """
+        worker = get_current_worker()
+        try:
+            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled)
+        except ReadingStopped:
+            return
+        if not worker.is_cancelled:
+            self.call_from_thread(self._bank_loaded, bank)
 
     def _bank_loaded(self, bank: Bank) -> None:
         self.bank = bank
-        for diagnostic in bank.report.errors:  # a broken pack costs only its own questions
-            self.notify(str(diagnostic), severity="warning", timeout=10)
+        if bank.skipped:  # a broken pack costs only its own questions; say which
+            self.notify(skipped_notice(bank.skipped, self.lang), severity="warning", timeout=30)
         self.pop_screen()  # the loading screen
         self._open_first_screen()
 
@@ -149,7 +186,8 @@ class QuizApp(App[None]):
     def _open_settings(self) -> None:
         from quiz.ui.screens.settings import SettingsScreen
 
-        self.push_screen(SettingsScreen(self.settings, sorted(self.available_themes)))
+        # Settings shows the theme in use: the one the file names may not exist in this Textual.
+        self.push_screen(SettingsScreen(replace(self.settings, theme=self.theme), sorted(self.available_themes)))
 
     @on(GoHome)
     def _go_home(self) -> None:
@@ -163,20 +201,27 @@ class QuizApp(App[None]):
     @on(ChangeLanguage)
     def _change_language(self, message: ChangeLanguage) -> None:
         """Switch the whole interface to the language: home and settings are rebuilt in it."""
-        if message.lang not in LANGUAGES or message.lang == self.lang or self.bank is None:
+        if message.lang not in LANGUAGES or message.lang == self.lang:
             return
         self._save(replace(self.settings, language=message.lang))
         self.title = tr("ui.title", self.lang)
         while len(self.screen_stack) > 1:
             self.pop_screen()
+        if self.bank is None:  # switched from the palette while the packs still load
+            self.push_screen(LoadingScreen(self.lang))
+            return
         self.push_screen(self._home())
         self._open_settings()
 
     @on(ChangeTheme)
     def _change_theme(self, message: ChangeTheme) -> None:
         if message.theme in self.available_themes:
-            self.theme = message.theme
-            self._save(replace(self.settings, theme=message.theme))
+            self.theme = message.theme  # saved by watch_theme
+
+    def watch_theme(self, theme: str) -> None:
+        """Save a theme chosen anywhere: Settings, or the command palette's theme list."""
+        if self._theme_applied and theme != self.settings.theme:
+            self._save(replace(self.settings, theme=theme))
 
     def _save(self, settings: Settings) -> None:
         self.settings = settings
@@ -233,6 +278,18 @@ class QuizApp(App[None]):
         yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), lambda: self.post_message(OpenSettings()))
         other = "ja" if lang == "en" else "en"
         yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.post_message(ChangeLanguage(other)))
+
+
+MAX_SKIPPED_LISTED = 8
+"""Skipped questions named in the notice; the rest are counted."""
+
+
+def skipped_notice(skipped: Sequence[SkippedQuestion], lang: str) -> str:
+    """The notice after loading: how many questions or files were skipped, and which."""
+    items = [f"• {item}" for item in skipped[:MAX_SKIPPED_LISTED]]
+    if len(skipped) > MAX_SKIPPED_LISTED:
+        items.append(tr("ui.skipped_more", lang, count=len(skipped) - MAX_SKIPPED_LISTED))
+    return tr("ui.skipped", lang, count=len(skipped), items="\n".join(items))
 
 
 def make_app(

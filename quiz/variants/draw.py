@@ -1,4 +1,10 @@
-"""Drawing a variant's parameters for a seed and computing its values, answer and misconceptions."""
+"""Drawing a variant's parameters for a seed and computing its values, answer and misconceptions.
+
+Everything one variant computes shares one budget (see `quiz.expressions.budget`): the
+elements of a draw, its parameter values, and the CPU time of all draws, redraws and texts.
+A draw the pack cannot make (a bound that is not a finite number, a grid too fine, a shape
+too large) is a VariantError naming the field, never an exception from numpy.
+"""
 
 from __future__ import annotations
 
@@ -10,84 +16,129 @@ import numpy as np
 
 from engine import Fault
 from quiz.expressions import Expression, ExpressionError
+from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
-from quiz.variants.variant import Variant, VariantError
+from quiz.variants.variant import Variant, VariantError, quoted
 
 MAX_DRAWS: Final = 100
 """How many draws constraints may reject before the question is declared broken."""
+MAX_BOUND: Final = 10**15
+"""Largest magnitude of an `integer` or `decimal` bound: exact in a float, far past any question."""
+MAX_GRID_POINTS: Final = 10**9
+"""Most points on the grid of a `decimal` parameter."""
+MAX_DIMENSION: Final = 64
+"""Largest size of one dimension of a `normal` parameter."""
 
 
-def make_variant(compiled: CompiledQuestion, seed: int = 0) -> Variant:
+def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | None = None) -> Variant:
     """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed)."""
     question = compiled.question
     seed = seed if question.has_variants else 0
+    budget = budget if budget is not None else Budget()
     rng = np.random.default_rng(generator_seed(question.id, seed))
-    for _ in range(MAX_DRAWS):
-        inputs = draw_inputs(compiled, rng)
-        values = _evaluate_derived(compiled, _as_values(inputs))
-        if all(_holds(compiled, i, values) for i in range(len(compiled.constraints))):
-            return _finish(compiled, seed, inputs, values)
-    message = f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints"
-    raise VariantError(question.id, message, "constraints")
+    with budget.running():
+        for _ in range(MAX_DRAWS):
+            budget.new_draw()
+            _check_time(compiled, budget, "params")
+            inputs = draw_inputs(compiled, rng, budget)
+            values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
+                return _finish(compiled, seed, inputs, values, budget)
+    raise _error(
+        compiled,
+        f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints",
+        "constraints",
+    )
 
 
-def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any]) -> list[bool | None]:
+def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budget: Budget | None = None) -> list[bool | None]:
     """Whether each constraint holds for these drawn inputs (None where it cannot be evaluated).
 
-    Self-tests use it to measure how many draws the constraints reject, and which values.
+    Self-tests use it to measure how many draws the constraints reject, and which values;
+    `budget` is the one `draw_inputs` drew these inputs on.
     """
-    try:
-        values = _evaluate_derived(compiled, _as_values(inputs))
-    except VariantError:
-        return [None] * len(compiled.constraints)
-    outcomes: list[bool | None] = []
-    for index in range(len(compiled.constraints)):
+    budget = budget if budget is not None else Budget()
+    with budget.running():
         try:
-            outcomes.append(_holds(compiled, index, values))
+            values = _evaluate_derived(compiled, _as_values(inputs), budget)
         except VariantError:
-            outcomes.append(None)
-    return outcomes
+            return [None] * len(compiled.constraints)
+        outcomes: list[bool | None] = []
+        for index in range(len(compiled.constraints)):
+            try:
+                outcomes.append(_holds(compiled, index, values, budget))
+            except VariantError:
+                outcomes.append(None)
+        return outcomes
 
 
 def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, Any]) -> Variant:
     """The variant with these stored inputs, computed again without drawing (history uses it)."""
     missing = [p.name for p in compiled.params if p.name not in inputs]
     if missing:
-        raise VariantError(compiled.question.id, f"stored inputs lack {', '.join(missing)}")
+        raise _error(compiled, f"stored inputs lack {', '.join(missing)}")
     stored = {p.name: inputs[p.name] for p in compiled.params}
-    return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored)))
+    budget = Budget()
+    with budget.running():
+        return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored), budget), budget)
 
 
-def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str) -> Any:
+def _error(compiled: CompiledQuestion, message: str, field: str | None = None, cause: BaseException | None = None) -> VariantError:
+    """A VariantError at the question, naming the field at fault (`answer`, `params.s`, ...) and
+    the budget that ran out when `cause` is one."""
+    question = compiled.question
+    budget = cause.budget if isinstance(cause, BudgetExceeded) else None
+    return VariantError(question.id, message, field, location=question.source, budget=budget)
+
+
+def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
     try:
-        return expression.evaluate(values)
-    except ExpressionError as exc:
-        raise VariantError(compiled.question.id, f"{what}: {exc.message} in `{expression.source}`", what) from None
+        budget.check_time()
+    except BudgetExceeded as exc:
+        raise _error(compiled, f"{what}: {exc}", what, exc) from None
 
 
-def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any]) -> bool:
+def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str, budget: Budget) -> Any:
+    try:
+        return expression.evaluate(values, budget)
+    except ExpressionError as exc:  # its cause is the step's own error, a BudgetExceeded among them
+        raise _error(compiled, f"{what}: {exc.message} in `{quoted(expression.source)}`", what, exc.__cause__) from None
+
+
+def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any], budget: Budget) -> bool:
     constraint = compiled.constraints[index]
     what = f"constraints[{index}]"
-    result = _evaluate(compiled, constraint, values, what)
+    result = _evaluate(compiled, constraint, values, what, budget)
     try:
         return bool(result)
     except ValueError:  # an array's truth is ambiguous
-        raise VariantError(compiled.question.id, f"{what} `{constraint.source}` gives an array; use all(...) or any(...)", what) from None
+        raise _error(compiled, f"{what} `{quoted(constraint.source)}` gives an array; use all(...) or any(...)", what) from None
 
 
-def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator) -> dict[str, Any]:
-    """One draw of every parameter from `rng`, before any constraint is applied."""
+def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Budget | None = None) -> dict[str, Any]:
+    """One draw of every parameter from `rng`, before any constraint is applied, on `budget`
+    (a fresh one by default) as one draw."""
+    budget = budget if budget is not None else Budget()
     inputs: dict[str, Any] = {}
-    for param in compiled.params:
-        inputs[param.name] = _draw_one(compiled, param, rng, _as_values(inputs))
+    with budget.running():
+        for param in compiled.params:
+            inputs[param.name] = _draw_one(compiled, param, rng, _as_values(inputs), budget)
     return inputs
 
 
-def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any]) -> Any:
+def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget) -> Any:
     spec = param.spec
     what = f"params.{param.name}"
+    bounds = [_evaluate(compiled, b, values, what, budget) for b in param.bounds]
+    shape = tuple(_whole(compiled, b, what) for b in bounds) if spec.kind == "normal" else ()
+    if any(n < 1 or n > MAX_DIMENSION for n in shape):
+        raise _error(compiled, f"{what}: each dimension must be between 1 and {MAX_DIMENSION}, got {shape}", what)
+    try:  # counted before anything is drawn
+        budget.draw(math.prod(shape))
+    except BudgetExceeded as exc:
+        raise _error(compiled, f"{what}: {exc}", what, exc) from None
     if spec.kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
@@ -95,31 +146,47 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         assert spec.fault is not None
         names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
         return names[int(rng.integers(len(names)))]
-    bounds = [_evaluate(compiled, b, values, what) for b in param.bounds]
     if spec.kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
-            raise VariantError(compiled.question.id, f"{what}: min {low} is above max {high}", what)
+            raise _error(compiled, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
     if spec.kind == "decimal":
-        start, stop = (float(b) for b in bounds)
+        start, stop = (float(_bound(compiled, b, what)) for b in bounds)
+        if start > stop:
+            raise _error(compiled, f"{what}: min {start} is above max {stop}", what)
+        if (stop - start) / spec.step > MAX_GRID_POINTS:
+            grid = f"steps of {spec.step:g} from {start:g} to {stop:g}"
+            raise _error(compiled, f"{what}: {grid} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
         steps = math.floor((stop - start) / spec.step + 1e-9)
-        if steps < 0:
-            raise VariantError(compiled.question.id, f"{what}: min {start} is above max {stop}", what)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
         return round(start + int(rng.integers(steps + 1)) * spec.step, places)
-    shape = tuple(_whole(compiled, b, what) for b in bounds)
-    if any(n < 1 or n > 64 for n in shape):
-        raise VariantError(compiled.question.id, f"{what}: each dimension must be between 1 and 64, got {shape}", what)
-    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+    with np.errstate(all="ignore"):  # an overflow is reported below, not warned about
+        drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+    if not np.isfinite(drawn).all():
+        raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     return float(drawn) if shape == () else drawn.tolist()
 
 
+def _bound(compiled: CompiledQuestion, value: Any, what: str) -> int | float:
+    """A bound or a dimension as a finite Python number, within ±MAX_BOUND."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _error(compiled, f"{what}: a bound must be a number, got {quoted(value)}", what)
+    if not abs(value) <= MAX_BOUND:  # also false for nan; never converts a huge int to a float
+        raise _error(compiled, f"{what}: a bound must be a finite number within ±10^15, got {quoted(value)}", what)
+    return value
+
+
 def _whole(compiled: CompiledQuestion, value: Any, what: str) -> int:
-    if isinstance(value, bool) or not float(value).is_integer():
-        raise VariantError(compiled.question.id, f"{what}: expected a whole number, got {value!r}", what)
-    return int(value)
+    number = _bound(compiled, value, what)
+    if not float(number).is_integer():
+        raise _error(compiled, f"{what}: expected a whole number, got {quoted(value)}", what)
+    return int(number)
 
 
 def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,16 +201,16 @@ def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any]) -> dict[str, Any]:
+def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any], budget: Budget) -> dict[str, Any]:
     for name, expression in compiled.derived:
-        values[name] = _evaluate(compiled, expression, values, f"derived.{name}")
+        values[name] = _evaluate(compiled, expression, values, f"derived.{name}", budget)
     return values
 
 
-def _finish(compiled: CompiledQuestion, seed: int, inputs: dict[str, Any], values: dict[str, Any]) -> Variant:
+def _finish(compiled: CompiledQuestion, seed: int, inputs: dict[str, Any], values: dict[str, Any], budget: Budget) -> Variant:
     answer, misconceptions = type_of(compiled.question).key(
-        compiled, lambda expression, what: _evaluate(compiled, expression, values, what)
+        compiled, lambda expression, what: _evaluate(compiled, expression, values, what, budget)
     )
     if answer is not None:
         values = {**values, ANSWER_NAME: answer}
-    return Variant(compiled, seed, inputs, values, answer, misconceptions)
+    return Variant(compiled, seed, inputs, values, answer, misconceptions, budget)

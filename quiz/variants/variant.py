@@ -6,23 +6,51 @@ the variant later without drawing again (and without depending on the generator 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from quiz.expressions import ExpressionError
+from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
+from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase, Text
+from quiz.i18n import tr
 
 
 class VariantError(Exception):
-    """A variant could not be made: a broken expression, or constraints no draw satisfies."""
+    """A variant could not be made: a broken expression, or constraints no draw satisfies.
 
-    def __init__(self, question_id: str, message: str, field: str | None = None) -> None:
+    `field` names the field whose expression failed, `location` where the question stands in
+    its pack, when known.
+    """
+
+    def __init__(
+        self, question_id: str, message: str, field: str | None = None, *, location: Location | None = None, budget: str | None = None
+    ) -> None:
         super().__init__(f"{question_id}: {message}")
         self.question_id = question_id
         self.message = message
         self.field = field
         """The field whose expression failed (`answer`, `derived.w`, `constraints[0]`), when one did."""
+        self.location = location
+        self.budget = budget
+        """Which of the variant's budgets ran out ("time", "elements", "parameters"), if one did."""
+
+    @property
+    def located(self) -> str:
+        """The message with the question's file and line in front, as the command line prints it."""
+        return f"{self.location}: {self}" if self.location is not None else str(self)
+
+
+QUOTED_CHARS = 60
+"""Longest value quoted in a VariantError message."""
+
+
+def quoted(value: Any) -> str:
+    """`repr(value)` (a string as it is) cut to a length a message can carry: a pack's value may be huge."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= QUOTED_CHARS else text[: QUOTED_CHARS - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -39,6 +67,8 @@ class Variant:
     """The answer key: a float or float64 array (numeric), an option id (choice)."""
     misconceptions: dict[str, Any] = field(default_factory=dict, repr=False)
     """Each misconception's value for this variant, by name."""
+    budget: Budget = field(default_factory=Budget, repr=False, compare=False)
+    """What the variant may still spend: filling in its texts draws on what drawing left."""
 
     @property
     def question(self) -> QuestionBase:
@@ -49,12 +79,28 @@ class Variant:
         """A short printable key that reproduces this variant: `id#seed`, or `id` when fixed."""
         return f"{self.question.id}#{self.seed}" if self.question.has_variants else self.question.id
 
-    def text(self, text: Text | None, lang: str) -> str:
-        """A text of the question in `lang`, with its `{{ expr }}` values filled in."""
+    def text(self, text: Text | None, lang: str, format_value: Callable[[object], str] | None = None) -> str:
+        """A text of the question in `lang`, with its `{{ expr }}` values filled in (shown by
+        `format_value` when given, as a flashcard shows a matrix).
+
+        A text that cannot be filled in (an error, too large, out of time) shows a located
+        message in its place: the screen and the command line go on, and `validate` reports it.
+        """
+        try:
+            return self.fill(text, lang, format_value)
+        except VariantError as exc:
+            where = text.location if text is not None and text.location is not None else self.question.source
+            return tr("variant.text_failed", lang, where=str(where), reason=exc.message)
+
+    def fill(self, text: Text | None, lang: str, format_value: Callable[[object], str] | None = None) -> str:
+        """Like `text`, but a text that cannot be filled in raises VariantError (self-tests use it)."""
         if text is None:
             return ""
-        source = text.get(lang)
+        template = self.compiled.template(text.get(lang))
         try:
-            return self.compiled.template(source).render(self.values)
+            if format_value is None:
+                return template.render(self.values, budget=self.budget)
+            return template.render(self.values, format_value, budget=self.budget)
         except ExpressionError as exc:
-            raise VariantError(self.question.id, f"a text could not be filled in: {exc.message}") from None
+            exhausted = exc.__cause__.budget if isinstance(exc.__cause__, BudgetExceeded) else None
+            raise VariantError(self.question.id, exc.message, location=text.location or self.question.source, budget=exhausted) from None

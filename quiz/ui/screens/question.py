@@ -285,7 +285,7 @@ class QuestionScreen(QuizScreen):
         try:
             variant = step()
         except SelectionError as exc:
-            self.notify(exc.message(self.lang), severity="error")
+            self.notify(exc.message(self.lang), severity="error", markup=False)  # it quotes pack messages
             return
         if variant is None:  # the round is over
             self.action_go_home()

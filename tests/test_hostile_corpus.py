@@ -1,0 +1,255 @@
+"""The hostile corpus (tests/hostile/, see its README): every pack through `quiz validate`,
+`quiz list --bank`, `quiz show` and `quiz grade`, every answer through `quiz grade`, as real
+processes under a memory limit and a wall-clock limit. Each ends within WALL_SECONDS with the
+exit code its header expects and a message naming the file, never a traceback, and the bundled
+questions still list beside it. Every settings file starts the real app with usable settings.
+
+Processes write to files rather than pipes, so two can run at once without either blocking.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import resource
+import sqlite3
+import subprocess
+import sys
+import time
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hostile_flood import unknown_field_flood
+from quiz.bank import load_bank
+from quiz.settings import load_settings, settings_path
+from quiz.ui.app import make_app
+from quiz.ui.screens.home import HomeScreen
+from quiz.ui.screens.settings import SettingsScreen
+
+CORPUS = Path(__file__).parent / "hostile"
+WALL_SECONDS = 10
+MEMORY_BYTES = 512 * 2**20
+BUNDLED = list(load_bank().questions)
+# One BLAS thread: the address space a process needs then depends on the code, not the machine.
+ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A corpus pack and what its header expects: `# id:`, `# expect:` and `# answer:` lines."""
+
+    path: Path
+    key: str
+    expect: dict[str, str]
+    answer: str
+
+    @property
+    def id(self) -> str:
+        return self.key.partition("#")[0]
+
+
+def read_pack(path: Path) -> Pack:
+    header = dict(re.findall(rb"^# (\w+): (.*)$", path.read_bytes(), flags=re.M))
+    expect = dict(item.split("=") if "=" in item else (item, "yes") for item in header[b"expect"].decode().split())
+    return Pack(path, header[b"id"].decode(), expect, header.get(b"answer", b"1").decode())
+
+
+PACKS = [read_pack(path) for path in sorted(CORPUS.glob("*.yaml"))]
+ANSWERS = sorted(CORPUS.glob("c8-*.json"))
+SETTINGS = sorted((CORPUS / "settings").glob("c9-*"))
+
+
+def limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
+@dataclass
+class Run:
+    args: tuple[str, ...]
+    code: int
+    out: str
+    err: str
+    seconds: float
+    limit: float
+
+    def names(self, path: Path) -> bool:
+        return path.name in self.out or path.name in self.err
+
+
+class Quiz:
+    """Started `quiz` processes under the limits; `finish` waits for each and reads its output."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.count = 0
+
+    def start(self, *args: str, wall: float = WALL_SECONDS) -> tuple[subprocess.Popen[bytes], tuple[str, ...], Path, float, float]:
+        self.count += 1
+        out = self.folder / f"run-{self.count}"
+        with open(f"{out}.out", "wb") as stdout, open(f"{out}.err", "wb") as stderr:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "quiz", *args], stdout=stdout, stderr=stderr, env=ENV, preexec_fn=limit_memory
+            )
+        return process, args, out, time.monotonic(), wall
+
+    def finish(self, started: tuple[subprocess.Popen[bytes], tuple[str, ...], Path, float, float]) -> Run:
+        process, args, out, start, wall = started
+        try:
+            process.wait(timeout=max(wall - (time.monotonic() - start), 0.1))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            pytest.fail(f"quiz {' '.join(args)[:200]} ran over {wall} s")
+        seconds = time.monotonic() - start
+        text = [Path(f"{out}.{stream}").read_text(encoding="utf-8", errors="replace") for stream in ("out", "err")]
+        return Run(args, process.returncode, *text, seconds, wall)
+
+    def run(self, *args: str, wall: float = WALL_SECONDS) -> Run:
+        return self.finish(self.start(*args, wall=wall))
+
+
+@pytest.fixture
+def quiz(tmp_path) -> Quiz:
+    return Quiz(tmp_path)
+
+
+def no_traceback(run: Run) -> None:
+    assert "Traceback" not in run.err and "internal error" not in run.err, run.err[-2000:]
+    assert run.seconds < run.limit
+
+
+def test_the_corpus_covers_every_class_of_the_issue():
+    classes = {path.name.split("-")[0] for path in CORPUS.rglob("c*-*")}
+    assert classes >= {"c1", "c2", "c4", "c5", "c6", "c7", "c8", "c9", "c10"}
+    assert len(PACKS) + len(ANSWERS) + len(SETTINGS) >= 80
+
+
+# Self-tests of the CPU-heavy packs take seconds each: those run one per process.
+VALIDATE_GROUPS = [[p] for p in PACKS if p.path.name.startswith("c1-")] + [
+    [p for p in PACKS if p.path.name.startswith(prefix)] for prefix in ("c2-", "c4-", "c5-", "c6-", "c7-", "c10-")
+]
+
+
+@pytest.mark.parametrize("group", VALIDATE_GROUPS, ids=[g[0].path.stem if len(g) == 1 else g[0].path.name.split("-")[0] for g in VALIDATE_GROUPS])
+def test_validate_names_every_bad_file(quiz, group):
+    run = quiz.run("validate", *(str(p.path) for p in group))
+    no_traceback(run)
+    failing = [p for p in group if p.expect["validate"] == "1"]
+    assert run.code == (1 if failing else 0), run.out[-2000:]
+    for pack in failing:
+        assert re.search(rf"{re.escape(pack.path.name)}(:\d+)*: error: ", run.out), (pack.path.name, run.out[-3000:])
+    for pack in group:
+        if pack.expect["validate"] == "0" and pack.path.name.startswith("c7-"):  # usable, but told
+            assert re.search(rf"{re.escape(pack.path.name)}:\d+:\d+: warning: .*control characters", run.out), pack.path.name
+
+
+def test_bundled_questions_still_list_beside_the_whole_corpus(quiz):
+    run = quiz.run("list", *(arg for p in PACKS for arg in ("--bank", str(p.path))))
+    no_traceback(run)
+    assert run.code == 0, run.err[-2000:]
+    listed = {line.split()[0] for line in run.out.splitlines()[:-1]}
+    assert set(BUNDLED) <= listed
+    for pack in PACKS:
+        if pack.expect["list"] == "listed":
+            assert pack.id in listed, pack.path.name
+        else:
+            assert re.search(rf"quiz: skipped: .*{re.escape(pack.path.name)}", run.err), pack.path.name
+
+
+@pytest.mark.parametrize("pack", PACKS, ids=[p.path.stem for p in PACKS])
+def test_show_and_grade_end_with_a_located_message(quiz, pack):
+    bank = ("--bank", str(pack.path))
+    commands = {"show": ("show", pack.key, "--answer", *bank), "grade": ("grade", pack.key, "--answer", pack.answer, *bank)}
+    if pack.path.name.startswith("c1-"):  # each burns its CPU budget: one at a time, so neither waits on the other
+        runs = {name: quiz.run(*args) for name, args in commands.items()}
+    else:
+        started = {name: quiz.start(*args) for name, args in commands.items()}
+        runs = {name: quiz.finish(process) for name, process in started.items()}
+    for name, run in runs.items():
+        no_traceback(run)
+        assert run.code == int(pack.expect[name]), (run.args, run.out[-1000:], run.err[-1000:])
+        if run.code != 0:
+            assert run.names(pack.path), (run.args, run.err[-1000:])
+    if "located" in pack.expect:  # a text that could not be filled in shows where it stands
+        shown = runs[pack.expect["located"]].out
+        assert re.search(rf"⚠ .*{re.escape(pack.path.name)}:\d+:\d+: ", shown), shown[-1000:]
+
+
+@pytest.mark.parametrize("path", ANSWERS, ids=[p.stem for p in ANSWERS])
+def test_hostile_answers_are_graded_or_refused(quiz, path):
+    case = json.loads(path.read_text(encoding="utf-8"))
+    run = quiz.run("grade", case["key"], "--answer", case["answer"])
+    no_traceback(run)
+    assert run.code == case["exit"], (run.out, run.err)
+    if run.code == 3:
+        assert run.err.startswith("quiz: cannot read the answer: ")
+
+
+def test_generated_hostile_files(quiz, tmp_path):
+    """What a repository cannot hold: a FIFO, a device, a file over 1 MiB, a name with ESC."""
+    made = tmp_path / "made"
+    made.mkdir()
+    os.mkfifo(made / "fifo.yaml")
+    (made / "zero.yaml").symlink_to("/dev/zero")
+    (made / "big.yaml").write_text("# " + "x" * (1024 * 1024) + "\n", encoding="utf-8")
+    (made / "name\x1b]0;title\x07.yaml").write_text("id: [unclosed\n", encoding="utf-8")
+    (made / "flood.yaml").write_text(unknown_field_flood(), encoding="utf-8")
+    validate = quiz.run("validate", *(str(p) for p in sorted(made.iterdir())))
+    listing = quiz.run("list", "--bank", str(made / "fifo.yaml"), "--bank", str(made / "zero.yaml"), "--bank", str(made))
+    for run in (validate, listing):
+        no_traceback(run)
+        assert "\x1b" not in run.out + run.err
+    assert validate.code == 1 and listing.code == 0
+    assert "big.yaml: error: cannot read file: it is 1,048,579 bytes; the limit is 1,048,576" in validate.out
+    assert "name]0;title.yaml:2:1: error: invalid YAML" in validate.out
+    assert len(re.findall(r"flood\.yaml:\d+:\d+: error: ", validate.out)) == 20
+    assert "flood.yaml: error: " in validate.out and "more problems in this file are not listed" in validate.out
+    assert set(BUNDLED) <= {line.split()[0] for line in listing.out.splitlines()[:-1]}
+
+
+# Exporting writes every bundled question's variants as well (about 3 s of CPU time): a longer
+# wall-clock limit for the whole export, on a machine other tests keep busy.
+EXPORT_WALL_SECONDS = 40
+EXPORTED = ["c1-float16-products", "c6-prompt-out-of-time", "c6-option-label", "c7-prompt-title"]
+
+
+def test_export_anki_writes_a_deck_with_located_messages_and_names_what_it_left_out(quiz, tmp_path):
+    deck = tmp_path / "deck.apkg"
+    packs = [CORPUS / f"{name}.yaml" for name in EXPORTED]
+    run = quiz.run("export-anki", "-o", str(deck), *(arg for p in packs for arg in ("--bank", str(p))), wall=EXPORT_WALL_SECONDS)
+    no_traceback(run)
+    assert run.code == 0, run.err[-2000:]
+    assert "\x1b" not in run.out + run.err
+    assert re.search(r"not exported: c1-products#0: .*CPU-time budget of 1 s", run.err), run.err[-2000:]
+    assert "not exported: c1-products: seeds 1 to 2 left out" in run.err
+    with zipfile.ZipFile(deck) as package:
+        (tmp_path / "collection.anki2").write_bytes(package.read("collection.anki2"))
+    connection = sqlite3.connect(tmp_path / "collection.anki2")
+    notes = {fields.split("\x1f")[0]: fields for (fields,) in connection.execute("SELECT flds FROM notes")}
+    connection.close()
+    broken = set(re.findall(r"not exported: ([\w-]+): has errors", run.err))  # named, as validate names them
+    assert set(BUNDLED) - broken <= {key.partition("#")[0] for key in notes}
+    assert not any(key.startswith("c1-products") for key in notes)
+    assert re.search(r"⚠ \S*c6-prompt-out-of-time\.yaml:11:1: ", notes["c6-slow#0"])
+    assert re.search(r"⚠ \S*c6-option-label\.yaml:12:6: ", notes["c6-option#0"])
+
+
+@pytest.mark.parametrize("path", SETTINGS, ids=[p.stem for p in SETTINGS])
+async def test_every_settings_file_starts_the_app(isolated_user_dirs, path):
+    target = settings_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(path.read_bytes())
+    settings, problem = load_settings()
+    assert settings.language in ("en", "ja") and (problem is None or str(target) in problem)
+    app = make_app(bank=load_bank([CORPUS / "c7-prompt-colour.yaml"]))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("f8")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+    assert target.read_bytes() == path.read_bytes()  # nothing chosen, nothing rewritten

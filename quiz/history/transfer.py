@@ -17,8 +17,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from quiz.history.records import AttemptRecord, canonical_json, problems
-from quiz.history.scheduling import PASS_MARK, at_datetime, to_ms
+from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
+from quiz.history.scheduling import PASS_MARK, at_datetime
 from quiz.history.store import History
 
 FORMAT_VERSION: Final = 1

@@ -33,6 +33,7 @@ from quiz.ui.screens.summary import SummaryScreen
 from quiz.ui.widgets.calendar import CalendarHeatmap
 from quiz.ui.widgets.feedback import FeedbackView
 from terminal import Terminal
+from test_app_layout import assert_footer_keys_whole
 
 BANK = fixture_bank()
 SIZE = (100, 40)
@@ -261,6 +262,17 @@ async def test_easy_is_offered_after_a_passed_answer_and_moves_the_next_review_o
         await settle(pilot)
         await answer_wrong_number(pilot)
         assert not screen.check_action("easy", ())  # not after a failed answer
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_easy_key_fits_the_footer_at_60_columns_with_every_other_key(lang):
+    app = make_app(start=Selection(key="fx-matrix#3"), seed=7, bank=BANK, lang=lang)
+    async with app.run_test(size=(60, 16)) as pilot:
+        await started(pilot)
+        weights = app.screen.session.variant.answer
+        await answer(pilot, "; ".join(" ".join(f"{w:.4f}" for w in row) for row in weights))
+        assert app.screen.check_action("easy", ()) and app.screen.check_action("more_worked", ())
+        assert_footer_keys_whole(app, {"f5", "f6", "f7", "f9", "escape", "f1"})
 
 
 async def answer_wrong_number(pilot) -> None:

@@ -20,12 +20,13 @@ from textual.widgets import DataTable, Input, OptionList, Sparkline, Static
 from fixture_bank import PACK, fixture_bank
 from history_records import attempt, open_store
 from history_seed import NOW, seed_history
-from pilot_waits import settle
+from pilot_waits import history_open, settle
 from quiz.bank import Selection
 from quiz.history.records import to_ms
 from quiz.history.stats import catalogue, statistics
 from quiz.history.store import history_path
 from quiz.ui.app import QuizApp, make_app
+from quiz.ui.messages import OpenStatistics
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.stats import StatisticsScreen
@@ -48,7 +49,7 @@ def app_at_now(**options: object) -> QuizApp:
 
 async def started(pilot) -> None:
     """Wait until the history file is open and the screen has settled."""
-    await pilot.app.workers.wait_for_complete()
+    await history_open(pilot)
     await settle(pilot)
 
 
@@ -101,6 +102,15 @@ async def test_each_graded_attempt_is_in_the_file_before_its_feedback_is_drawn()
     assert seen == [(1, False)]
     [saved] = stored_attempts()
     assert (saved.question, saved.response, saved.score, saved.mode) == ("fx-vector", "0.881 0.119", 1.0, "practice")
+
+
+async def test_an_answer_given_before_the_history_file_is_opened_is_saved():
+    app = make_app(start=Selection(key="fx-vector"), seed=7, bank=BANK)
+    async with app.run_test(size=SIZE) as pilot:
+        await answer(pilot, RIGHT["fx-vector"])  # at once: the app's worker may not have started
+        assert app.screen.query(FeedbackView)
+        await history_open(pilot)
+    assert [a.question for a in stored_attempts()] == ["fx-vector"]
 
 
 async def test_the_status_line_counts_todays_attempts_from_the_file():
@@ -382,3 +392,17 @@ def test_an_answer_graded_just_before_kill_9_is_in_the_file(tmp_path):
         [saved] = store.attempts()
         assert (saved.question, saved.response, saved.score) == ("fx-vector", "0.881 0.119", 1.0)
         assert store.card("fx-vector").reviews == 1
+
+
+async def test_leaving_the_statistics_screen_before_its_figures_are_ready_is_harmless():
+    seed_history()
+    app = app_at_now()
+    async with app.run_test(size=SIZE) as pilot:
+        await started(pilot)
+        for _ in range(3):
+            app.post_message(OpenStatistics())
+            await pilot.pause()
+            assert isinstance(app.screen, StatisticsScreen)
+            await pilot.press("escape")
+        await started(pilot)
+        assert isinstance(app.screen, HomeScreen) and app.is_running

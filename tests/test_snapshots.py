@@ -18,7 +18,7 @@ from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
 from history_seed import NOW, seed_history
-from pilot_waits import settle
+from pilot_waits import history_open, settle
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
@@ -45,7 +45,7 @@ def app_for(lang: str, key: str | None = None, bank=BANK, selection: Selection |
 
 async def steady(pilot: Pilot) -> None:
     """No blinking cursor in the picture, history read, and nothing still being mounted or laid out."""
-    await pilot.app.workers.wait_for_complete()
+    await history_open(pilot)
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
     for area in pilot.app.screen.query(TextArea):

@@ -1,9 +1,9 @@
 """The history as the app uses it: opened off the critical path, every graded attempt committed
 as it is graded, and any reason the file cannot be used said once.
 
-The app calls `open` in a worker thread while the first question is shown. An attempt graded
-before the file is open waits for it (opening takes a millisecond or so); reads made while the
-first screen is built do not wait, and count this run's attempts instead. Once the file fails
+The app calls `open` in a worker thread once the first screen is drawn. An attempt graded before
+the file is open opens it, or waits for the worker doing so (opening takes a millisecond or so);
+reads made while the first screen is built do not wait, and count this run's attempts instead. Once the file fails
 (damaged, cut short, locked, read-only, from a newer version), the recorder stops using it for
 the rest of the run, so it is never touched again; `notice` gives the reason once, for the app
 to say. The store and its statistics are imported in `open`, off the first screen's path.
@@ -27,10 +27,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-OPEN_WAIT_S = 30.0
-"""How long a use waits for the file to open: longer than the store's busy timeout, so that a
-file another program holds is reported as locked rather than given up on here."""
-
 
 class Recorder:
     """The app's link to the history file at `path` (default: the data directory's)."""
@@ -44,6 +40,7 @@ class Recorder:
         self._history: History | None = None
         self._problem: Unavailable | None = None
         self._told = False
+        self._opening = threading.Lock()  # one thread opens; another asking meanwhile waits for it
         self._opened = threading.Event()
         self._given: list[float] = []  # this run's scores: "today" while there is no file
 
@@ -54,18 +51,21 @@ class Recorder:
     # -- opening and failing ------------------------------------------------------------------
 
     def open(self) -> None:
-        """Open (creating or migrating) the file; run it in a worker thread."""
-        from quiz.history import stats  # noqa: F401  (loaded here, off the first screen's path)
-        from quiz.history.store import History, open_history
+        """Open (creating or migrating) the file, once; the app runs it in a worker thread."""
+        with self._opening:
+            if self._opened.is_set():
+                return
+            from quiz.history import stats  # noqa: F401  (loaded here, off the first screen's path)
+            from quiz.history.store import History, open_history
 
-        try:
-            opened = open_history(self.path)
-            if isinstance(opened, History):
-                self._history = opened
-            else:
-                self._problem = opened
-        finally:
-            self._opened.set()
+            try:
+                opened = open_history(self.path)
+                if isinstance(opened, History):
+                    self._history = opened
+                else:
+                    self._problem = opened
+            finally:
+                self._opened.set()
 
     @property
     def opened(self) -> bool:
@@ -97,10 +97,10 @@ class Recorder:
 
     def _using(self, use: Callable[[History], T], *, wait: bool = True) -> T | None:
         """`use(store)`, or None when there is no store (yet, if not `wait`ing) or it fails now."""
+        if wait:
+            self.open()  # a no-op once it is open
         from quiz.history.unavailable import HistoryUnavailable
 
-        if wait:
-            self._opened.wait(OPEN_WAIT_S)
         history = self._history
         if history is None:
             return None

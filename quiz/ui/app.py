@@ -109,7 +109,6 @@ class QuizApp(App[None]):
             self.theme = self.settings.theme
         for message in self.startup_messages:
             self.notify(message, severity="warning", timeout=10)
-        self._open_history()
         if self.bank is None:
             self.push_screen(LoadingScreen(self.lang))
             self._load_bank()
@@ -124,7 +123,8 @@ class QuizApp(App[None]):
 
     @work(thread=True, exclusive=True, group="history")
     def _open_history(self) -> None:
-        """Open the history file off the event loop: a large file never delays the first question."""
+        """Open the history file off the event loop and after the first screen: a large file
+        never delays the first question (an answer given before it is open waits for it)."""
         self.history.open()
         self.call_from_thread(self._history_opened)
 
@@ -173,6 +173,8 @@ class QuizApp(App[None]):
         # Started on a selection, the question comes first and home is built when asked for.
         if self.start is None or not self.start_practice(self.start, self.start_mode):
             self.push_screen(self._home())
+        # Once that screen is drawn: opening the file (and loading the store) takes nothing from it.
+        self.call_after_refresh(self._open_history)
 
     def _home(self) -> HomeScreen:
         assert self.bank is not None

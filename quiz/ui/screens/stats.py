@@ -11,6 +11,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.text import Text as RichText
 from textual import work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -73,9 +74,12 @@ class StatisticsScreen(QuizScreen):
     @work(thread=True, exclusive=True, group="statistics")
     def _compute(self) -> None:
         result = self.history.statistics(catalogue(self.bank.questions.values()))
-        self.app.call_from_thread(self._show, result)
+        if not get_current_worker().is_cancelled:  # the learner may have left the screen meanwhile
+            self.app.call_from_thread(self._show, result)
 
     async def _show(self, result: Statistics | None) -> None:
+        if not self.is_attached:
+            return
         status = self.query_one("#stats-status", Static)
         if result is None:
             problem = self.history.problem

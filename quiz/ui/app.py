@@ -239,9 +239,8 @@ class QuizApp(App[None]):
         card = self.history.mark_easy(message.attempt)
         self._tell_history_problem()
         if card is not None:
-            now = self.history.now()
-            due = card.due.astimezone(now.tzinfo)
-            self.notify(tr("ui.easy_marked", self.lang, days=(due.date() - now.date()).days, date=f"{due:%Y-%m-%d}"))
+            due = card.due.astimezone(self.history.now().tzinfo)  # on the learner's calendar
+            self.notify(tr("ui.easy_marked", self.lang, date=f"{due:%Y-%m-%d}"))
 
     @on(OpenStatistics)
     def _open_statistics(self) -> None:

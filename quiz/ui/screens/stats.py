@@ -111,7 +111,9 @@ class StatisticsScreen(QuizScreen):
                     recent_reviews=retention.recent.attempts,
                     all=share(retention.all_time.pass_rate),
                     all_reviews=retention.all_time.attempts,
-                ),
+                )
+                if retention.all_time.attempts
+                else tr("ui.stats_retention_none", lang),
             )
         )
 
@@ -174,10 +176,10 @@ class StatisticsScreen(QuizScreen):
         topics, claims = self.bank.claims.topics, self.bank.claims.claims
         order = list(topics)  # as claims.yaml lists them, like the topic picker
         by_topic = sorted(result.topics.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
-        self._fill("#stats-topics", [tr("history.stats_topics", lang), *figures], [
+        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], [
             self._window_row(fitted(topics[name].label(lang) if name in topics else name, width), window) for name, window in by_topic
         ])
-        self._fill("#stats-claims", [tr("history.stats_claims", lang), *figures], [
+        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], [
             self._window_row(fitted(f"{name}  {claims[name].label(lang)}" if name in claims else name, width), window) for name, window in result.claims.items()
         ])
         if result.misconceptions:

@@ -58,7 +58,7 @@ class SummaryScreen(QuizScreen):
         self.sub_title = tr("ui.summary_title", self.lang)
         table = self.query_one("#summary-topics", DataTable)
         table.can_focus = False  # the next steps keep the keys; the body scrolls with the mouse
-        table.add_column(tr("history.stats_topics", self.lang), key="topic")
+        table.add_column(tr("ui.filter_topic", self.lang), key="topic")
         table.add_column(tr("ui.summary_answered", self.lang), key="answered")
         table.add_column(tr("ui.summary_mean", self.lang), key="mean")
         topics = self.bank.claims.topics

@@ -259,7 +259,7 @@ async def test_easy_is_offered_after_a_passed_answer_and_moves_the_next_review_o
         [saved] = stored_attempts()
         with open_store(history_path()) as store:
             good_due = store.card("fx-vector").due
-        await pilot.press("f9")
+        await pilot.press("f8")
         await settle(pilot)
         assert not screen.check_action("easy", ())  # once
         with open_store(history_path()) as store:
@@ -281,7 +281,7 @@ async def test_the_easy_key_fits_the_footer_at_60_columns_with_every_other_key(l
         weights = app.screen.session.variant.answer
         await answer(pilot, "; ".join(" ".join(f"{w:.4f}" for w in row) for row in weights))
         assert app.screen.check_action("easy", ()) and app.screen.check_action("more_worked", ())
-        assert_footer_keys_whole(app, {"f5", "f6", "f7", "f9", "escape", "f1"})
+        assert_footer_keys_whole(app, {"f5", "f6", "f7", "f8", "escape", "f1"})
 
 
 async def answer_wrong_number(pilot) -> None:

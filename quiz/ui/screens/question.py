@@ -62,7 +62,8 @@ class QuestionScreen(QuizScreen):
         Binding("f5", "fresh_variant", "ui.key_fresh", priority=True),
         Binding("f6,ctrl+n", "next_question", "ui.key_next", priority=True),
         Binding("f7", "more_worked", "ui.key_more_worked", priority=True),
-        Binding("f9", "easy", "ui.key_easy", priority=True),
+        # F8, not F9: the code answer's own F9 (external editor) must stay reachable.
+        Binding("f8", "easy", "ui.key_easy", priority=True),
         # PageUp/PageDown scroll the question even while an option list has the focus.
         Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
@@ -77,7 +78,7 @@ class QuestionScreen(QuizScreen):
     more_worked: reactive[bool] = reactive(False, bindings=True, init=False)
     """Worked values are folded away and F7 would show them."""
     easy_offered: reactive[bool] = reactive(False, bindings=True, init=False)
-    """The answer passed and was saved, so F9 may rate it Easy."""
+    """The answer passed and was saved, so F8 may rate it Easy."""
 
     def __init__(self, session: PracticeSession, lang: str, history: Recorder | None = None) -> None:
         super().__init__(lang)
@@ -287,7 +288,7 @@ class QuestionScreen(QuizScreen):
         self.post_message(RoundOver(self.session) if self.session.answered else GoHome())
 
     def action_easy(self) -> None:
-        """F9 after a passed, saved answer: the learner found it easy (its next review moves out)."""
+        """F8 after a passed, saved answer: the learner found it easy (its next review moves out)."""
         attempt = self.session.last_attempt
         if self.easy_offered and attempt is not None:
             self.easy_offered = False

@@ -22,20 +22,20 @@ from __future__ import annotations
 
 import os
 import random
-import textwrap
 import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
 from fsrs import Scheduler
 
+from quiz.bank import load_bank
 from quiz.history import stats
 from quiz.history.records import AttemptRecord, new_attempt_id
 from quiz.history.scheduling import at_datetime
-from quiz.bank import load_bank
 from quiz.history.stats import QuestionInfo, catalogue
 from quiz.history.store import History, open_history
 

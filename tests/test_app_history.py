@@ -379,7 +379,8 @@ async def test_statistics_from_the_command_palette_and_without_a_usable_file():
 
 def test_an_answer_graded_just_before_kill_9_is_in_the_file(tmp_path):
     data = tmp_path / "data"
-    terminal = Terminal("practice", "--bank", str(PACK), "--id", "fx-vector", env={"QUIZ_DATA_DIR": str(data), "QUIZ_CONFIG_DIR": str(tmp_path / "config")})
+    env = {"QUIZ_DATA_DIR": str(data), "QUIZ_CONFIG_DIR": str(tmp_path / "config")}
+    terminal = Terminal("practice", "--bank", str(PACK), "--id", "fx-vector", env=env)
     try:
         terminal.wait_for("Read as")
         terminal.type(RIGHT["fx-vector"] + "\r")

@@ -73,7 +73,14 @@ def list_due(args: argparse.Namespace, lang: str) -> int:
         due = history.due(local_now())
     if args.json:
         cards = [
-            {"question": d.question, "due": iso_utc(to_ms(d.due)), "stability": d.stability, "difficulty": d.difficulty, "retrievability": d.retrievability, "reviews": d.reviews}
+            {
+                "question": d.question,
+                "due": iso_utc(to_ms(d.due)),
+                "stability": d.stability,
+                "difficulty": d.difficulty,
+                "retrievability": d.retrievability,
+                "reviews": d.reviews,
+            }
             for d in due
         ]
         print(json.dumps(cards, ensure_ascii=False, indent=2))
@@ -82,6 +89,9 @@ def list_due(args: argparse.Namespace, lang: str) -> int:
         print(tr("history.nothing_due", lang))
         return 0
     header = tuple(tr(f"history.column_{name}", lang) for name in ("question", "due", "stability", "difficulty", "retrievability"))
-    rows = [(d.question, f"{d.due.astimezone():%Y-%m-%d %H:%M}", f"{d.stability:.1f} d", f"{d.difficulty:.1f}", f"{d.retrievability:.0%}") for d in due]
+    rows = [
+        (d.question, f"{d.due.astimezone():%Y-%m-%d %H:%M}", f"{d.stability:.1f} d", f"{d.difficulty:.1f}", f"{d.retrievability:.0%}")
+        for d in due
+    ]
     print_columns([header, *rows])
     return 0

@@ -24,7 +24,18 @@ from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDu
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
-MENU = ("practice_all", "review_due", "practice_topic", "practice_claim", "practice_difficulty", "practice_one", "browse", "statistics", "settings", "quit")
+MENU = (
+    "practice_all",
+    "review_due",
+    "practice_topic",
+    "practice_claim",
+    "practice_difficulty",
+    "practice_one",
+    "browse",
+    "statistics",
+    "settings",
+    "quit",
+)
 
 
 def review_entry(due: int | None, lang: str) -> str:

@@ -8,13 +8,15 @@ figures are computed in a worker thread (its own connection to the file), then l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.cells import cell_len
 from rich.text import Text as RichText
-from textual import work
-from textual.worker import get_current_worker
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable, Header, Sparkline, Static
 
@@ -71,15 +73,21 @@ class StatisticsScreen(QuizScreen):
         self.query_one("#stats-body").focus()
         self._compute()
 
+    class Computed(Message):
+        """The figures, from the worker (None: there is no history file to read)."""
+
+        def __init__(self, statistics: Statistics | None) -> None:
+            super().__init__()
+            self.statistics = statistics
+
     @work(thread=True, exclusive=True, group="statistics")
     def _compute(self) -> None:
-        result = self.history.statistics(catalogue(self.bank.questions.values()))
-        if not get_current_worker().is_cancelled:  # the learner may have left the screen meanwhile
-            self.app.call_from_thread(self._show, result)
+        # A message may be posted from a thread, and is dropped if the learner left meanwhile.
+        self.post_message(self.Computed(self.history.statistics(catalogue(self.bank.questions.values()))))
 
-    async def _show(self, result: Statistics | None) -> None:
-        if not self.is_attached:
-            return
+    @on(Computed)
+    async def _show(self, message: Computed) -> None:
+        result = message.statistics
         status = self.query_one("#stats-status", Static)
         if result is None:
             problem = self.history.problem
@@ -129,7 +137,8 @@ class StatisticsScreen(QuizScreen):
             trend = Sparkline(scores, id="stats-trend")
             trend.styles.width = len(scores)
             first, last = result.trend[0][0], result.trend[-1][0]
-            caption = tr("ui.stats_trend_caption", lang, days=len(scores), first=f"{first:%m-%d}", last=f"{last:%m-%d}", low=f"{min(scores):.2f}", high=f"{max(scores):.2f}")
+            span = {"first": f"{first:%m-%d}", "last": f"{last:%m-%d}", "low": f"{min(scores):.2f}", "high": f"{max(scores):.2f}"}
+            caption = tr("ui.stats_trend_caption", lang, days=len(scores), **span)
             parts += [trend, Static(caption, classes="stats-caption", markup=False)]
         else:
             parts.append(Static(tr("ui.stats_no_trend", lang), classes="stats-caption", markup=False))
@@ -176,12 +185,13 @@ class StatisticsScreen(QuizScreen):
         topics, claims = self.bank.claims.topics, self.bank.claims.claims
         order = list(topics)  # as claims.yaml lists them, like the topic picker
         by_topic = sorted(result.topics.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
-        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], [
-            self._window_row(fitted(topics[name].label(lang) if name in topics else name, width), window) for name, window in by_topic
-        ])
-        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], [
-            self._window_row(fitted(f"{name}  {claims[name].label(lang)}" if name in claims else name, width), window) for name, window in result.claims.items()
-        ])
+        topic_rows = [self._window_row(fitted(topics[name].label(lang) if name in topics else name, width), window) for name, window in by_topic]
+        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], topic_rows)
+        claim_rows = [
+            self._window_row(fitted(f"{name}  {claims[name].label(lang)}" if name in claims else name, width), window)
+            for name, window in result.claims.items()
+        ]
+        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], claim_rows)
         if result.misconceptions:
             labels = self.bank.mistake_labels()
             most = list(result.misconceptions.items())[:MOST_MISTAKES]
@@ -192,7 +202,7 @@ class StatisticsScreen(QuizScreen):
     def _window_row(label: RichText, window: Window) -> tuple[object, ...]:
         return (label, str(window.all_time.attempts), mean(window.recent.mean_score), mean(window.all_time.mean_score))
 
-    def _fill(self, selector: str, headings: list[str], rows: list[tuple[object, ...]]) -> None:
+    def _fill(self, selector: str, headings: list[str], rows: Sequence[tuple[object, ...]]) -> None:
         table = self.query_one(selector, DataTable)
         table.clear(columns=True)
         table.add_columns(*headings)

@@ -20,6 +20,7 @@ from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.home import review_entry
 from quiz.ui.widgets.footer import KeyFooter
 
+
 def mistake_label(label: Text | None, lang: str) -> str:
     """A named mistake as learners read it: its label on one line (never its internal name)."""
     return one_line(label, lang) if label is not None else tr("ui.mistake_unlabelled", lang)

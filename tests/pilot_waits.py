@@ -31,3 +31,13 @@ async def history_open(pilot: Pilot) -> None:
             return
         await pilot.pause()
     raise AssertionError("the history file was never opened")
+
+
+async def statistics_shown(pilot: Pilot) -> None:
+    """Wait until the statistics screen has its figures (its worker starts once it is drawn)."""
+    for _ in range(1000):
+        if getattr(pilot.app.screen, "computed", False):
+            await settle(pilot)
+            return
+        await pilot.pause()
+    raise AssertionError("the statistics never came")

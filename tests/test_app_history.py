@@ -20,7 +20,7 @@ from textual.widgets import DataTable, Input, OptionList, Sparkline, Static
 from fixture_bank import PACK, fixture_bank
 from history_records import attempt, open_store
 from history_seed import NOW, seed_history
-from pilot_waits import history_open, settle
+from pilot_waits import history_open, settle, statistics_shown
 from quiz.bank import Selection
 from quiz.history.records import to_ms
 from quiz.history.stats import catalogue, statistics
@@ -336,6 +336,7 @@ async def test_the_statistics_screen_shows_what_quiz_stats_computes():
     async with app.run_test(size=(120, 40)) as pilot:
         await started(pilot)
         await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
         screen = app.screen
         assert isinstance(screen, StatisticsScreen)
         assert screen.statistics == expected
@@ -369,7 +370,7 @@ async def test_statistics_from_the_command_palette_and_without_a_usable_file():
         await started(pilot)
         [command] = [c for c in app.get_system_commands(app.screen) if c.title == "Statistics"]
         command.callback()
-        await started(pilot)
+        await statistics_shown(pilot)
         assert isinstance(app.screen, StatisticsScreen)
         assert "is not a quiz history file" in str(app.screen.query_one("#stats-status", Static).render())
 

@@ -18,7 +18,7 @@ from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
 from history_seed import NOW, seed_history
-from pilot_waits import history_open, settle
+from pilot_waits import history_open, settle, statistics_shown
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
@@ -89,6 +89,7 @@ async def open_statistics(pilot: Pilot) -> None:
     menu = pilot.app.screen.query_one("#menu", OptionList)
     menu.highlighted = menu.get_option_index("statistics")
     await pilot.press("enter")
+    await statistics_shown(pilot)
     await steady(pilot)
 
 

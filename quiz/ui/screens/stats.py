@@ -60,6 +60,8 @@ class StatisticsScreen(QuizScreen):
         self.history = history
         self.statistics: Statistics | None = None
         """The figures shown, once computed."""
+        self.computed = False
+        """The worker has answered: figures, or why there are none, are on screen."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -71,7 +73,7 @@ class StatisticsScreen(QuizScreen):
         self.title = tr("ui.title", self.lang)
         self.sub_title = tr("ui.menu_statistics", self.lang)
         self.query_one("#stats-body").focus()
-        self._compute()
+        self.call_after_refresh(self._compute)  # once drawn: the worker then has the interpreter to itself
 
     class Computed(Message):
         """The figures, from the worker (None: there is no history file to read)."""
@@ -87,7 +89,10 @@ class StatisticsScreen(QuizScreen):
 
     @on(Computed)
     async def _show(self, message: Computed) -> None:
-        result = message.statistics
+        await self._lay_out(message.statistics)
+        self.computed = True
+
+    async def _lay_out(self, result: Statistics | None) -> None:
         status = self.query_one("#stats-status", Static)
         if result is None:
             problem = self.history.problem

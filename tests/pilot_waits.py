@@ -20,3 +20,24 @@ async def settle(pilot: Pilot) -> None:
             return
         before = now
     raise AssertionError("the screen kept changing")
+
+
+async def history_open(pilot: Pilot) -> None:
+    """Wait until the app has opened the history file (in a worker started once the first screen
+    is drawn) and shown what it read: home's due count, today's count on the status line."""
+    for _ in range(1000):
+        if pilot.app.history.opened:
+            await pilot.app.workers.wait_for_complete()  # its handler has run when the worker ends
+            return
+        await pilot.pause()
+    raise AssertionError("the history file was never opened")
+
+
+async def statistics_shown(pilot: Pilot) -> None:
+    """Wait until the statistics screen has its figures (its worker starts once it is drawn)."""
+    for _ in range(1000):
+        if getattr(pilot.app.screen, "computed", False):
+            await settle(pilot)
+            return
+        await pilot.pause()
+    raise AssertionError("the statistics never came")

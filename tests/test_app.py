@@ -72,7 +72,7 @@ async def test_a_right_numeric_answer_is_graded_correct_and_recorded():
         assert isinstance(app.screen, QuestionScreen)
         await type_answer(pilot, "0.881 0.119")
         assert verdict(app).startswith("Correct · Score 1.00")
-        assert "Answered 1 · mean score 1.00" in text_of(app, "#status")
+        assert "Today 1 answered · mean score 1.00" in text_of(app, "#status")
     [attempt] = attempts
     assert attempt.question == "fx-vector" and attempt.score == 1.0 and attempt.response == "0.881 0.119"
 
@@ -243,7 +243,7 @@ async def test_next_question_moves_on_and_keeps_progress():
         await pilot.press("f3", "f3", "f6")
         await settle(pilot)
         assert app.screen.session.variant.question.id != first
-        assert "Answered 1" in text_of(app, "#status")
+        assert "Today 1 answered" in text_of(app, "#status")
         assert not app.screen.query(FeedbackView)
 
 
@@ -466,7 +466,7 @@ async def test_switching_to_japanese_changes_the_interface_and_is_saved(isolated
 async def test_japanese_question_screen(isolated_user_dirs):
     app = start("fx-vector", lang="ja")
     async with app.run_test(size=SIZE) as pilot:
-        assert "回答済み 0" in text_of(app, "#status") and "ヒント 0/2 · 目安時間 1:30" in text_of(app, "#status")
+        assert "今日 0 問解答" in text_of(app, "#status") and "ヒント 0/2 · 目安時間 1:30" in text_of(app, "#status")
         await type_answer(pilot, "０．８８１　０．１１９")
         assert verdict(app).startswith("正解")
 

@@ -351,21 +351,25 @@ async def test_a_damaged_history_file_keeps_the_draft_in_a_file_the_learner_is_t
     damaged = b"my notes, not a database\n" * 40
     history_path().write_bytes(damaged)
     app = start("fx-code#1")
+
+    def about_the_draft() -> list[str]:  # the app also says, once, that answers are not being saved
+        return [note for note in notes(app) if str(draft_file("fx-code")) in note]
+
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        [said] = notes(app)
+        [said] = about_the_draft()
         assert said.startswith(f"{history_path()} is not a quiz history file. It was left as it is")
         assert said.endswith(f"Your code draft is being saved in {draft_file('fx-code')} instead.")
         await pilot.press("end", "#")
         typed = editor(app).text
     assert draft_file("fx-code").read_text(encoding="utf-8") == typed
     assert history_path().read_bytes() == damaged
-    assert notes(app) == [said]  # said once, not again for each save
+    assert about_the_draft() == [said]  # said once, not again for each save
     again = start("fx-code#1", lang="ja")
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert editor(again).text == typed
-        assert "コードの下書きは代わりに" in notes(again)[0]
+        assert any("コードの下書きは代わりに" in note for note in notes(again))
 
 
 async def test_an_unreadable_draft_file_is_kept_aside_and_the_starter_shown():

@@ -20,7 +20,7 @@ from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.app import QuizApp, make_app
-from quiz.ui.screens.home import HomeScreen
+from quiz.ui.screens.summary import SummaryScreen
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 
@@ -182,7 +182,7 @@ async def test_page_keys_scroll_the_question_while_the_option_list_has_focus():
 @pytest.mark.parametrize("key", sorted(BANK.questions))
 async def test_a_question_opens_at_the_start_of_its_prompt(key):
     """Focus goes to the answer, but the question region starts where reading does; after it, a
-    fresh variant starts at its top too, and a round of one fixed question ends (back home)."""
+    fresh variant starts at its top too, and a round of one fixed question ends (on its summary)."""
     app = make_app(start=Selection(key=key), seed=3, lang="ja", bank=BANK)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -197,7 +197,7 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
         await pilot.press("f5" if parametric else "f6")
         await settle(pilot)
         if not parametric:
-            assert isinstance(app.screen, HomeScreen)  # one fixed question: the round is over
+            assert isinstance(app.screen, SummaryScreen)  # one fixed question: the round is over
             return
         assert not app.screen.query(FeedbackView) and body.scroll_y == 0  # not where feedback was
 

@@ -1,5 +1,6 @@
 """The history commands, run in-process on a real history file in the test's data directory:
-grade --record, history, stats, review --list, export and import, with their exit codes."""
+grade --record, history, stats, review (--list), export and import, with their exit codes. That
+`quiz review` opens the app on the due questions is tested in a pseudo-terminal (test_app_history)."""
 
 from __future__ import annotations
 
@@ -134,6 +135,15 @@ def test_review_list_shows_the_due_cards(capsys):
     assert due["stability"] > 0 and 1 <= due["difficulty"] <= 10 and 0 < due["retrievability"] < 1
     code, out, _ = run(capsys, "review", "--list", "--lang", "ja")
     assert code == 0 and "causal-weights-3x3" in out and out.startswith("問題")
+
+
+def test_review_without_list_says_when_nothing_is_due_and_json_needs_list(capsys):
+    with stored() as history:  # answered right a minute ago: not due for days
+        history.record(attempt("attention-pipeline-order", at_ms=now_ms() - 60_000))
+    code, out, _ = run(capsys, "review", "--lang", "ja")
+    assert code == 0 and out.strip() == "復習の期限が来ている問題はありません。"
+    code, _, err = run(capsys, "review", "--json")
+    assert code == 2 and "--list" in err
 
 
 def test_export_to_a_new_file_then_import_elsewhere_twice(capsys, tmp_path, monkeypatch):

@@ -44,9 +44,13 @@ def declared_bindings(cls: type) -> list[Binding]:
 
 async def test_every_text_textual_shows_for_the_widgets_we_use_has_a_japanese_text():
     """Key descriptions, tooltips, group headings and system commands of every widget on the
-    app's screens (each kind of answer, the browser's filters, settings), found by walking them."""
+    app's screens (each kind of answer, the browser's filters, settings, the round's summary and
+    the statistics), found by walking them."""
+    from quiz.practice.summary import summarise
     from quiz.ui.screens.browser import BrowserScreen
     from quiz.ui.screens.settings import SettingsScreen
+    from quiz.ui.screens.stats import StatisticsScreen
+    from quiz.ui.screens.summary import SummaryScreen
 
     bank = fixture_bank()
     classes: set[type] = {DataTable, Input, Markdown, RadioButton, RadioSet, Select}
@@ -61,7 +65,13 @@ async def test_every_text_textual_shows_for_the_widgets_we_use_has_a_japanese_te
                 await settle(pilot)
             classes |= {type(node) for node in app.screen.walk_children()} | {type(app.screen)}
             app.pop_screen()
-        for screen in (BrowserScreen(bank, "ja"), SettingsScreen(app.settings, ["textual-dark"])):
+        others = (
+            BrowserScreen(bank, "ja"),
+            SettingsScreen(app.settings, ["textual-dark"]),
+            SummaryScreen(summarise(bank, []), bank, "ja"),
+            StatisticsScreen(bank, "ja", app.history),
+        )
+        for screen in others:
             await app.push_screen(screen)
             await settle(pilot)
             classes |= {type(node) for node in screen.walk_children()} | {type(screen)}

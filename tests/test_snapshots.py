@@ -3,7 +3,8 @@
 
 Each SVG was looked at (as a PNG) before it was accepted (`make test PYTEST_ARGS=--snapshot-update`
 regenerates them; look at the diff report before committing). Variants are fixed by their keys
-and the session seed, and text cursors do not blink, so the pictures are stable.
+and the session seed, text cursors do not blink, and the app's clock is fixed (`NOW`), so the
+pictures are stable. Home, the round's summary and the statistics show a seeded history.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
-from pilot_waits import settle
+from history_seed import NOW, seed_history
+from pilot_waits import history_open, settle, statistics_shown
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
@@ -37,12 +39,13 @@ QUESTIONS = {
 }
 
 
-def app_for(lang: str, key: str | None = None, bank=BANK):
-    return make_app(start=Selection(key=key) if key else None, seed=11, lang=lang, bank=bank)
+def app_for(lang: str, key: str | None = None, bank=BANK, selection: Selection | None = None):
+    return make_app(start=Selection(key=key) if key else selection, seed=11, lang=lang, bank=bank, now=lambda: NOW)
 
 
 async def steady(pilot: Pilot) -> None:
-    """No blinking cursor in the picture, and nothing still being mounted or laid out."""
+    """No blinking cursor in the picture, history read, and nothing still being mounted or laid out."""
+    await history_open(pilot)
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False
     for area in pilot.app.screen.query(TextArea):
@@ -53,7 +56,64 @@ async def steady(pilot: Pilot) -> None:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_home(snap_compare, lang, size):
+    """With a history: the review entry says how many questions are due."""
+    seed_history()
     assert snap_compare(app_for(lang), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_round_summary(snap_compare, lang, size):
+    """One answer with a named mistake, one given up, Esc on the third: score by topic, what was
+    missed, the mistake by its label, and the next steps."""
+    seed_history()
+
+    async def round_then_escape(pilot: Pilot) -> None:
+        await steady(pilot)
+        pilot.app.screen.query_one("#answer-input", Input).value = "0.982, 0.018"  # without the 1/√dₖ scale
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        await pilot.press("f3", "f3", "f6")
+        await settle(pilot)
+        await pilot.press("escape")
+        await steady(pilot)
+
+    app = app_for(lang, selection=Selection(ids=("fx-vector", "fx-matrix", "fx-truefalse")))
+    assert snap_compare(app, terminal_size=size, run_before=round_then_escape)
+
+
+async def open_statistics(pilot: Pilot) -> None:
+    await steady(pilot)
+    menu = pilot.app.screen.query_one("#menu", OptionList)
+    menu.highlighted = menu.get_option_index("statistics")
+    await pilot.press("enter")
+    await statistics_shown(pilot)
+    await steady(pilot)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics(snap_compare, lang, size):
+    """Today, due and retention, the 26-week calendar in shades, the daily trend, the forecast."""
+    seed_history()
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=open_statistics)
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics_tables(snap_compare, lang, size):
+    """Further down: accuracy by topic and claim, 30 days and all time, and mistakes by label."""
+    seed_history()
+
+    async def to_the_tables(pilot: Pilot) -> None:
+        await open_statistics(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#stats-body").scroll_to_widget(screen.query_one("#stats-topics"), animate=False, top=True)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=to_the_tables)
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES)

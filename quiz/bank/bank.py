@@ -7,6 +7,7 @@ is unknown) and compiled once: sessions, commands and screens all ask it.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Report
-from quiz.format.model import QuestionBase
+from quiz.format.model import QuestionBase, Text
 from quiz.variants.keys import parse_key
 
 
@@ -88,3 +89,13 @@ class Bank:
         """The errors that stopped `question_id` compiling (empty once it compiled)."""
         self.compiled(question_id)
         return self._problems[question_id]
+
+    def mistake_labels(self) -> dict[str, Text]:
+        """Each named mistake's label as learners read it (misconceptions and critical pairs);
+        where questions label the same mistake differently, the label most of them give."""
+        found: dict[str, Counter[Text]] = {}
+        for question in self.questions.values():
+            for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())):
+                if mistake.label is not None:
+                    found.setdefault(mistake.name, Counter())[mistake.label] += 1
+        return {name: labels.most_common(1)[0][0] for name, labels in found.items()}

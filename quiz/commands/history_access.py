@@ -37,9 +37,9 @@ def load_catalogue(args: argparse.Namespace) -> dict[str, QuestionInfo]:
     """Each question's topic and claims, as the statistics group them, from the bank with any
     `--bank` packs."""
     from quiz.commands.common import load
-    from quiz.history.stats import QuestionInfo
+    from quiz.history.stats import catalogue
 
-    return {q.id: QuestionInfo(q.topic, tuple(q.refs)) for q in load(args).questions.values()}
+    return catalogue(load(args).questions.values())
 
 
 @contextmanager

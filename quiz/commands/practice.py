@@ -38,11 +38,11 @@ def run(args: argparse.Namespace) -> int:
     return launch(args, selection, bank)
 
 
-def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None) -> int:
+def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> int:
     """Build the app with `make_app` and run it until the learner quits (it loads the bank itself
-    when none is given)."""
+    when none is given); the selection's attempts are filed under `mode`."""
     from quiz.ui.app import make_app
 
-    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection, bank=bank)
+    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection, start_mode=mode, bank=bank)
     app.run()
     return 0

@@ -13,8 +13,8 @@ from typing import Final
 
 from fsrs import Card
 
-from quiz.history.records import AttemptRecord
-from quiz.history.scheduling import Review, ReviewScheduler, rating_for, to_ms
+from quiz.history.records import AttemptRecord, to_ms
+from quiz.history.scheduling import Review, ReviewScheduler, rating_for
 
 # A question that was never shown in a timed mock interview was not reviewed.
 REVIEWED: Final = "verdict != 'not_reached'"

@@ -7,13 +7,14 @@ import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
 MODES: Final = ("practice", "mock", "review")
 VERDICTS: Final = ("correct", "partial", "incorrect", "revealed", "no_answer", "not_reached")
 """`no_answer` and `not_reached` are for timed mock interviews: time ran out on the question, or
 before it was shown. A `not_reached` question was never seen, so it does not count as a review."""
+EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 OVERRUN_FACTOR: Final = 3
 """Time taken is capped at this many times the question's time budget: a learner who walked away
 from the screen did not spend an hour thinking."""
@@ -69,6 +70,16 @@ class AttemptRecord:
 def new_attempt_id() -> str:
     """A fresh random attempt id."""
     return str(uuid.uuid4())
+
+
+def local_now() -> datetime:
+    """The current time, aware, in the machine's time zone (where the learner's days begin)."""
+    return datetime.now().astimezone()
+
+
+def to_ms(moment: datetime) -> int:
+    """An aware datetime as UTC epoch milliseconds."""
+    return (moment - EPOCH) // timedelta(milliseconds=1)
 
 
 def now_ms() -> int:

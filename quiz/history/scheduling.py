@@ -18,9 +18,10 @@ from typing import Final
 from fsrs import Card, Rating, Scheduler, State
 from fsrs.scheduler import FUZZ_RANGES
 
+from quiz.history.records import EPOCH
+
 PASS_MARK: Final = 0.5
 """An attempt scoring at least this has been recalled (two hints on a right answer still pass)."""
-EPOCH: Final = datetime(1970, 1, 1, tzinfo=UTC)
 _SHORTEST_FUZZED_DAYS: Final = 3  # FSRS leaves intervals under 2.5 days as they are
 
 
@@ -44,11 +45,6 @@ def rating_for(score: float, verdict: str, hints: int, revealed: bool, easy: boo
 def at_datetime(at_ms: int) -> datetime:
     """UTC epoch milliseconds as an aware datetime in `timezone.utc` (what fsrs accepts)."""
     return EPOCH + timedelta(milliseconds=at_ms)
-
-
-def to_ms(moment: datetime) -> int:
-    """An aware datetime as UTC epoch milliseconds."""
-    return (moment - EPOCH) // timedelta(milliseconds=1)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,18 @@ sets where a day begins. A question not reached in a mock interview counts nowhe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from quiz.history.cards import REVIEWED
-from quiz.history.scheduling import PASS_MARK, to_ms
+from quiz.history.records import local_now, to_ms
+from quiz.history.scheduling import PASS_MARK
 from quiz.history.store import History
+
+if TYPE_CHECKING:  # types only: the history core loads without the question format
+    from quiz.format.model import QuestionBase
 
 DAY_MS: Final = 86_400_000
 RECENT_DAYS: Final = 30
@@ -30,6 +34,11 @@ class QuestionInfo:
 
     topic: str
     claims: tuple[str, ...] = ()
+
+
+def catalogue(questions: Iterable[QuestionBase]) -> dict[str, QuestionInfo]:
+    """Each question's topic and claims, by id, as the statistics group them."""
+    return {q.id: QuestionInfo(q.topic, tuple(q.refs)) for q in questions}
 
 
 @dataclass(frozen=True)
@@ -131,11 +140,6 @@ class _Clock:
     @staticmethod
     def date(day: int) -> date:
         return _EPOCH_DAY + timedelta(days=day)
-
-
-def local_now() -> datetime:
-    """The current time, aware, in the machine's time zone."""
-    return datetime.now().astimezone()
 
 
 def statistics(history: History, catalogue: Mapping[str, QuestionInfo], now: datetime | None = None) -> Statistics:

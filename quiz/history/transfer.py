@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from quiz.bounded_read import UnreadableFile, read_bounded
-from quiz.history.records import AttemptRecord, canonical_json, problems
-from quiz.history.scheduling import PASS_MARK, at_datetime, to_ms
+from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
+from quiz.history.scheduling import PASS_MARK, at_datetime
 from quiz.history.store import History
 
 FORMAT_VERSION: Final = 1

@@ -21,7 +21,7 @@ from quiz.format.model import Text
 from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Result
 from quiz.history.graded import attempt_from_grade
-from quiz.history.records import AttemptRecord
+from quiz.history.records import AttemptRecord, now_ms
 from quiz.practice.summary import RoundEntry, RoundSummary, summarise
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
@@ -43,6 +43,8 @@ class PracticeSession:
     """What history files the attempts under: `practice`, or `review` for a round of due questions."""
     clock: Callable[[], float] = time.monotonic
     """Seconds on a clock that only moves forward: the time taken on each question."""
+    wall_clock: Callable[[], int] = now_ms
+    """UTC epoch milliseconds: when an attempt is graded (the app's clock, which tests fix)."""
     problems: list[str] = field(default_factory=list)
     """Questions skipped because they could not be compiled or drawn, for the screen to show."""
 
@@ -59,6 +61,8 @@ class PracticeSession:
         self.variant: Variant | None = None
         self.hints_shown = 0
         self.result: Result | None = None
+        self.last_attempt: AttemptRecord | None = None
+        """The record of the last graded attempt, as given to `on_attempt`."""
         self.round: list[RoundEntry] = []
         """The questions of this round as shown, with their results (None while unanswered)."""
         self._shown_at = 0.0
@@ -143,7 +147,9 @@ class PracticeSession:
         self.round[-1] = RoundEntry(variant, result)
         if self.on_attempt is not None:
             seconds = self.clock() - self._shown_at
-            self.on_attempt(attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=self.mode, seconds=seconds))
+            record = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=self.mode, seconds=seconds, at_ms=self.wall_clock())
+            self.last_attempt = record
+            self.on_attempt(record)
         return result
 
     def _take_first_seed(self) -> int | None:

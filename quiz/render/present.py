@@ -18,10 +18,15 @@ from quiz.variants.worked import worked_values
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 
 
+def one_line(text: Text, lang: str, width: int | None = None) -> str:
+    """`text` on one line, outside any variant: maths in Unicode, … where a value is drawn."""
+    plain = markdown_to_plain(_PLACEHOLDER.sub("…", text.get(lang)))
+    return " ".join(plain.split())[:width]
+
+
 def prompt_preview(question: QuestionBase, lang: str, width: int) -> str:
-    """A question's prompt on one line for listings: maths in Unicode, … where a value is drawn."""
-    text = markdown_to_plain(_PLACEHOLDER.sub("…", question.prompt.get(lang)))
-    return " ".join(text.split())[:width]
+    """A question's prompt on one line for listings."""
+    return one_line(question.prompt, lang, width)
 
 
 def answer_line(variant: Variant, lang: str) -> str:

@@ -1,7 +1,10 @@
 """The quiz app and its one factory, `make_app`, used by the command line and the tests alike.
 
-The app owns navigation and settings: screens post typed messages (`quiz.ui.messages`) saying
-what the learner chose, and the handlers below open the screen that follows or save the change.
+The app owns navigation, settings and the learner's history: screens post typed messages
+(`quiz.ui.messages`) saying what the learner chose, and the handlers below open the screen that
+follows or save the change. The history file is opened in a worker while the first screen is
+built; every graded attempt is committed to it before its feedback is drawn, and a file that
+cannot be used is said once, while practice goes on.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from textual import on, work
@@ -25,11 +29,23 @@ from quiz import locations
 from quiz.bank import Bank, Selection, SelectionError, SkippedQuestion, load_bank
 from quiz.format.yaml_source import ReadingStopped
 from quiz.i18n import LANGUAGES, tr
+from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
-from quiz.ui.messages import ChangeLanguage, ChangeTheme, GoHome, OpenBrowser, OpenSettings, StartPractice
+from quiz.ui.messages import (
+    ChangeLanguage,
+    ChangeTheme,
+    GoHome,
+    MarkEasy,
+    OpenBrowser,
+    OpenSettings,
+    OpenStatistics,
+    ReviewDue,
+    RoundOver,
+    StartPractice,
+)
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.help import HelpScreen, general_sections, key_table
 from quiz.ui.screens.home import HomeScreen
@@ -47,7 +63,7 @@ REPLACED_COMMANDS = frozenset({"Screenshot"})
 class QuizApp(App[None]):
     """Practise attention interview questions in the terminal."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = ["app.tcss", "history.tcss"]
     # Screens get a class for the terminal's size: the footer and the question's layout follow it.
     HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (60, "-narrow"), (80, "-medium"), (120, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (16, "-tall")]
@@ -65,9 +81,11 @@ class QuizApp(App[None]):
         bank: Bank | None = None,
         bank_paths: Sequence[Path] = (),
         start: Selection | None = None,
+        start_mode: str = "practice",
         seed: int | None = None,
         settings_file: Path | None = None,
         on_attempt: Callable[[AttemptRecord], None] | None = None,
+        history: Recorder | None = None,
         startup_messages: Sequence[str] = (),
     ) -> None:
         super().__init__()
@@ -75,9 +93,12 @@ class QuizApp(App[None]):
         self.bank_paths = list(bank_paths)
         self.settings = settings
         self.start = start
+        self.start_mode = start_mode
         self.rng = random.Random(seed)
         self.settings_file = settings_file
         self.on_attempt = on_attempt
+        """Also told of every graded attempt (after history has it)."""
+        self.history = history or Recorder()
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
@@ -137,6 +158,47 @@ class QuizApp(App[None]):
         if not worker.is_cancelled:
             self.call_from_thread(self._bank_loaded, bank)
 
+    @work(thread=True, exclusive=True, group="history")
+    def _open_history(self) -> None:
+        """Open the history file off the event loop and after the first screen: a large file
+        never delays the first question (an answer given before it is open waits for it)."""
+        self.history.open()
+        self.call_from_thread(self._history_opened)
+
+    def _history_opened(self) -> None:
+        self._tell_history_problem()
+        self._show_due()
+        if isinstance(self.screen, QuestionScreen):
+            self.screen.update_status()  # today's count, now from the file
+
+    def _tell_history_problem(self) -> None:
+        """Say why history is not being saved, once a run."""
+        problem = self.history.notice()
+        if problem is not None:
+            self.notify(problem.message(self.lang), title=tr("ui.history_not_saved", self.lang), severity="warning", timeout=20, markup=False)
+
+    def _attempt_graded(self, attempt: AttemptRecord) -> None:
+        """Commit a graded attempt (before its feedback is drawn), then tell whoever else listens."""
+        self.history.record(attempt)
+        if self.on_attempt is not None:
+            self.on_attempt(attempt)
+        self._tell_history_problem()
+
+    def _due(self, wait: bool = False) -> list[str] | None:
+        assert self.bank is not None
+        return self.history.due(self.bank.questions, wait=wait)
+
+    def _show_due(self) -> None:
+        """Home's count of questions due for review, as the file has it now."""
+        if self.bank is not None:
+            due = self._due()
+            for screen in self.screen_stack:
+                if isinstance(screen, HomeScreen):
+                    screen.due = None if due is None else len(due)
+
+    def on_unmount(self) -> None:
+        self.history.close()
+
     def _bank_loaded(self, bank: Bank) -> None:
         self.bank = bank
         if bank.skipped:  # a broken pack costs only its own questions; say which
@@ -146,33 +208,84 @@ class QuizApp(App[None]):
 
     def _open_first_screen(self) -> None:
         # Started on a selection, the question comes first and home is built when asked for.
-        if self.start is None or not self.start_practice(self.start):
+        if self.start is None or not self.start_practice(self.start, self.start_mode):
             self.push_screen(self._home())
+        # Once that screen is drawn: opening the file (and loading the store) takes nothing from it.
+        self.call_after_refresh(self._open_history)
 
     def _home(self) -> HomeScreen:
         assert self.bank is not None
-        return HomeScreen(self.lang, self.bank)
+        due = self._due()
+        return HomeScreen(self.lang, self.bank, None if due is None else len(due))
 
     # -- what the screens ask for -----------------------------------------------------------
 
-    def start_practice(self, selection: Selection) -> bool:
-        """Open the question screen for the questions `selection` picks; False if none can be."""
+    def start_practice(self, selection: Selection, mode: str = "practice") -> bool:
+        """Open the question screen for the questions `selection` picks, their attempts filed
+        under `mode` (`practice` or `review`); False if none can be."""
         if self.bank is None:
             return False
         try:
-            session = PracticeSession(self.bank, selection, on_attempt=self.on_attempt, rng=self.rng, lang=self.lang)
+            session = PracticeSession(
+                self.bank,
+                selection,
+                on_attempt=self._attempt_graded,
+                rng=self.rng,
+                lang=self.lang,
+                mode=mode,
+                wall_clock=self.history.now_ms,
+            )
             session.next_question()
         except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error")
             return False
         for problem in session.problems:
             self.notify(problem, severity="warning", timeout=10)
-        self.push_screen(QuestionScreen(session, self.lang))
+        self.push_screen(QuestionScreen(session, self.lang, self.history))
         return True
 
     @on(StartPractice)
     def _start_practice(self, message: StartPractice) -> None:
         self.start_practice(message.selection)
+
+    @on(ReviewDue)
+    def _review_due(self) -> None:
+        """A round of the questions due for review, most overdue first."""
+        if self.bank is None:
+            return
+        due = self._due(wait=True)
+        if due is None:
+            problem = self.history.problem
+            self.notify(problem.message(self.lang) if problem else tr("ui.history_not_saved", self.lang), severity="warning", markup=False)
+        elif not due:
+            self.notify(tr("history.nothing_due", self.lang))
+        else:
+            self.start_practice(Selection(ids=tuple(due)), "review")
+
+    @on(RoundOver)
+    def _round_over(self, message: RoundOver) -> None:
+        """The summary of the round takes the place of its question screen."""
+        from quiz.ui.screens.summary import SummaryScreen  # imported when first needed: start-up stays short
+
+        session = message.session
+        due = self._due()
+        self.switch_screen(SummaryScreen(session.summary(), session.bank, self.lang, None if due is None else len(due)))
+
+    @on(MarkEasy)
+    def _mark_easy(self, message: MarkEasy) -> None:
+        card = self.history.mark_easy(message.attempt)
+        self._tell_history_problem()
+        if card is not None:
+            due = card.due.astimezone(self.history.now().tzinfo)  # on the learner's calendar
+            self.notify(tr("ui.easy_marked", self.lang, date=f"{due:%Y-%m-%d}"))
+
+    @on(OpenStatistics)
+    def _open_statistics(self) -> None:
+        if self.bank is None:
+            return
+        from quiz.ui.screens.stats import StatisticsScreen
+
+        self.push_screen(StatisticsScreen(self.bank, self.lang, self.history))
 
     @on(OpenBrowser)
     def _open_browser(self) -> None:
@@ -197,6 +310,8 @@ class QuizApp(App[None]):
             self.pop_screen()
         if not isinstance(self.screen, HomeScreen):  # started straight on a question
             self.switch_screen(self._home())
+        else:
+            self._show_due()
 
     @on(ChangeLanguage)
     def _change_language(self, message: ChangeLanguage) -> None:
@@ -274,7 +389,9 @@ class QuizApp(App[None]):
                 yield translate_command(command, lang)
         yield SystemCommand(tr("ui.cmd_title_screenshot", lang), tr("ui.cmd_screenshot", lang), self.action_screenshot)
         yield SystemCommand(tr("ui.menu_practice_all", lang), tr("ui.cmd_practice_all", lang), lambda: self.post_message(StartPractice(Selection())))
+        yield SystemCommand(tr("ui.menu_review_due", lang), tr("ui.cmd_review_due", lang), lambda: self.post_message(ReviewDue()))
         yield SystemCommand(tr("ui.menu_browse", lang), tr("ui.cmd_browse", lang), lambda: self.post_message(OpenBrowser()))
+        yield SystemCommand(tr("ui.menu_statistics", lang), tr("ui.cmd_statistics", lang), lambda: self.post_message(OpenStatistics()))
         yield SystemCommand(tr("ui.menu_settings", lang), tr("ui.cmd_settings", lang), lambda: self.post_message(OpenSettings()))
         other = "ja" if lang == "en" else "en"
         yield SystemCommand(tr("ui.cmd_language", lang), tr("ui.cmd_language_help", lang), lambda: self.post_message(ChangeLanguage(other)))
@@ -297,12 +414,15 @@ def make_app(
     *,
     lang: str | None = None,
     start: Selection | None = None,
+    start_mode: str = "practice",
     seed: int | None = None,
     bank: Bank | None = None,
     on_attempt: Callable[[AttemptRecord], None] | None = None,
+    now: Callable[[], datetime] | None = None,
 ) -> QuizApp:
     """The app with the saved settings; it loads the bank (bundled, user packs, `bank_paths`) in a
-    worker unless one is given."""
+    worker unless one is given, and keeps history in the data directory's file. `now` is the
+    clock attempts are stamped with and statistics counted at (the system's unless given)."""
     settings, problem = load_settings()
     if lang is not None:
         settings = replace(settings, language=lang)
@@ -311,7 +431,9 @@ def make_app(
         bank=bank,
         bank_paths=bank_paths,
         start=start,
+        start_mode=start_mode,
         seed=seed,
         on_attempt=on_attempt,
+        history=Recorder(now=now) if now is not None else None,
         startup_messages=[problem] if problem else [],
     )

@@ -1,5 +1,5 @@
 """The question screen's own entries in the command palette (Ctrl+P): hint, give up, new numbers,
-next question and more worked values, offered only when the screen would accept them."""
+next question, more worked values and Easy, offered only when the screen would accept them."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ ENTRIES = {
     "hint": "hint",
     "give_up": "give_up(True)",
     "more_worked": "more_worked",
+    "easy": "easy",
 }
 
 

@@ -6,9 +6,15 @@ The app decides what that means (which screen to open, what to save).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
 from quiz.bank import Selection
+
+if TYPE_CHECKING:
+    from quiz.history.records import AttemptRecord
+    from quiz.practice.session import PracticeSession
 
 
 class StartPractice(Message):
@@ -45,3 +51,27 @@ class ChangeTheme(Message):
     def __init__(self, theme: str) -> None:
         super().__init__()
         self.theme = theme
+
+
+class ReviewDue(Message):
+    """Practise the questions due for review, most overdue first, in review mode."""
+
+
+class OpenStatistics(Message):
+    """Show the statistics of the learner's history."""
+
+
+class RoundOver(Message):
+    """The round of `session` is over (every question shown, or the learner left): sum it up."""
+
+    def __init__(self, session: PracticeSession) -> None:
+        super().__init__()
+        self.session = session
+
+
+class MarkEasy(Message):
+    """The learner found the passed `attempt` easy: rate it Easy and reschedule its question."""
+
+    def __init__(self, attempt: AttemptRecord) -> None:
+        super().__init__()
+        self.attempt = attempt

@@ -1,4 +1,5 @@
-"""The home screen: practise (everything or a selection), browse the bank, settings, quit.
+"""The home screen: practise (everything, a selection, or what is due for review), browse the
+bank, statistics, settings, quit. The review entry shows how many questions are due.
 
 Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
 picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
@@ -13,16 +14,33 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.ui.messages import OpenBrowser, OpenSettings, StartPractice
+from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
-MENU = ("practice_all", "practice_topic", "practice_claim", "practice_difficulty", "practice_one", "browse", "settings", "quit")
+MENU = (
+    "practice_all",
+    "review_due",
+    "practice_topic",
+    "practice_claim",
+    "practice_difficulty",
+    "practice_one",
+    "browse",
+    "statistics",
+    "settings",
+    "quit",
+)
+
+
+def review_entry(due: int | None, lang: str) -> str:
+    """The "Review what is due" entry, with how many questions are due once that is known."""
+    return tr("ui.menu_review_due", lang) if due is None else tr("ui.menu_review_due_count", lang, count=due)
 
 
 class HomeScreen(QuizScreen):
@@ -30,15 +48,19 @@ class HomeScreen(QuizScreen):
 
     BINDINGS = [Binding("f8", "open_settings", "ui.key_settings")]
 
-    def __init__(self, lang: str, bank: Bank) -> None:
+    due: reactive[int | None] = reactive(None, init=False)
+    """Questions due for review now (None until history is open, or without history)."""
+
+    def __init__(self, lang: str, bank: Bank, due: int | None = None) -> None:
         super().__init__(lang)
         self.bank = bank
+        self.set_reactive(HomeScreen.due, due)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="home"):
             yield Static(tr("ui.welcome", self.lang, count=len(self.bank)), id="welcome", markup=False)
-            yield OptionList(*(Option(tr(f"ui.menu_{item}", self.lang), id=item) for item in MENU), id="menu")
+            yield OptionList(*(Option(self._entry(item), id=item) for item in MENU), id="menu")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -48,15 +70,23 @@ class HomeScreen(QuizScreen):
         menu.highlighted = 0
         menu.focus()
 
+    def _entry(self, item: str) -> str:
+        return review_entry(self.due, self.lang) if item == "review_due" else tr(f"ui.menu_{item}", self.lang)
+
+    def watch_due(self) -> None:
+        self.query_one("#menu", OptionList).replace_option_prompt("review_due", self._entry("review_due"))
+
     @property
     def handlers(self) -> dict[str, Callable[[], object]]:
         return {
             "practice_all": lambda: self.post_message(StartPractice(Selection())),
+            "review_due": lambda: self.post_message(ReviewDue()),
             "practice_topic": self.pick_topic,
             "practice_claim": self.pick_claim,
             "practice_difficulty": self.pick_difficulty,
             "practice_one": self.pick_key,
             "browse": lambda: self.post_message(OpenBrowser()),
+            "statistics": lambda: self.post_message(OpenStatistics()),
             "settings": self.action_open_settings,
             "quit": self.app.exit,
         }

@@ -1,7 +1,9 @@
 """The question screen: prompt, hints, an answer input for the type, then feedback.
 
 It drives a PracticeSession from the core and holds no grading logic: the session grades and
-records each attempt; this screen only shows what happened. What the footer offers follows the
+records each attempt; this screen only shows what happened, and today's count from history.
+When the round is over (after the last question, or on Esc once something was answered) it says
+so, and the app shows the round's summary. What the footer offers follows the
 screen's reactive state (`answered`, `hints_shown`, ...), declared with `bindings=True`.
 
 The question scrolls in its own region and the answer stays docked below it, so the answer
@@ -22,6 +24,7 @@ from textual.widgets import Header, Static
 from quiz.answers import Invalid
 from quiz.bank import SelectionError
 from quiz.grading.result import Result
+from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.types.registry import type_of
@@ -29,6 +32,7 @@ from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.answers.registry import answer_widget
 from quiz.ui.commands import QuestionCommands
+from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
@@ -36,7 +40,7 @@ from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants.variant import Variant
 
-ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked"})
+ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""
 
 
@@ -58,6 +62,8 @@ class QuestionScreen(QuizScreen):
         Binding("f5", "fresh_variant", "ui.key_fresh", priority=True),
         Binding("f6,ctrl+n", "next_question", "ui.key_next", priority=True),
         Binding("f7", "more_worked", "ui.key_more_worked", priority=True),
+        # F8, not F9: the code answer's own F9 (external editor) must stay reachable.
+        Binding("f8", "easy", "ui.key_easy", priority=True),
         # PageUp/PageDown scroll the question even while an option list has the focus.
         Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
@@ -71,10 +77,14 @@ class QuestionScreen(QuizScreen):
     model_shown: reactive[bool] = reactive(False, bindings=True, init=False)
     more_worked: reactive[bool] = reactive(False, bindings=True, init=False)
     """Worked values are folded away and F7 would show them."""
+    easy_offered: reactive[bool] = reactive(False, bindings=True, init=False)
+    """The answer passed and was saved, so F8 may rate it Easy."""
 
-    def __init__(self, session: PracticeSession, lang: str) -> None:
+    def __init__(self, session: PracticeSession, lang: str, history: Recorder | None = None) -> None:
         super().__init__(lang)
         self.session = session
+        self.history = history
+        """Where today's count comes from, and which attempt was saved (None: the session's own)."""
         self.give_up_armed = False
 
     def compose(self) -> ComposeResult:
@@ -122,6 +132,8 @@ class QuestionScreen(QuizScreen):
             return variant.question.is_parametric  # type: ignore[union-attr,no-any-return]
         if action == "more_worked":
             return self.more_worked
+        if action == "easy":
+            return self.answered and self.easy_offered
         return True
 
     def size_class_changed(self) -> None:
@@ -147,9 +159,9 @@ class QuestionScreen(QuizScreen):
         await self.query_one("#answer-area").mount(answer_widget(variant, self.lang))
         self._focus_answer()
         self.query_one("#question-body").scroll_home(animate=False)
-        self.answered, self.hints_shown, self.model_shown, self.more_worked = False, 0, False, False
+        self.answered, self.hints_shown, self.model_shown, self.more_worked, self.easy_offered = False, 0, False, False, False
         self.variant = variant
-        self._update_status()
+        self.update_status()
 
     def _focus_answer(self) -> None:
         answers = self.query(AnswerWidget)
@@ -157,16 +169,19 @@ class QuestionScreen(QuizScreen):
         if control is not None and not control.disabled:
             control.focus(scroll_visible=False)
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
+        """The status line: today's attempts and mean score, then the question's facts."""
         session, variant = self.session, self.variant
-        assert variant is not None
+        if variant is None:
+            return
         question = variant.question
+        answered, mean = self.history.today() if self.history is not None else (session.answered, session.mean_score)
         self.query_one("#status", Static).update(
             tr(
                 "ui.status",
                 self.lang,
-                answered=session.answered,
-                mean=f"{session.mean_score:.2f}",
+                answered=answered,
+                mean=f"{mean:.2f}",
                 topic=self._topic_name(question.topic),
                 difficulty=question.difficulty,
                 used=self.hints_shown,
@@ -245,7 +260,7 @@ class QuestionScreen(QuizScreen):
         await self.query_one("#hints").mount(shown)
         await shown.update(f"**{label}** {variant.text(hint, self.lang)}")  # in full, then into view
         self.hints_shown = self.session.hints_shown
-        self._update_status()
+        self.update_status()
         self.call_after_refresh(shown.scroll_visible, animate=False)
 
     async def action_reveal_model(self) -> None:
@@ -268,6 +283,17 @@ class QuestionScreen(QuizScreen):
     async def action_next_question(self) -> None:
         await self._move(self.session.next_question)
 
+    def action_go_home(self) -> None:
+        """Esc: the round ends here; once something was answered, its summary comes first."""
+        self.post_message(RoundOver(self.session) if self.session.answered else GoHome())
+
+    def action_easy(self) -> None:
+        """F8 after a passed, saved answer: the learner found it easy (its next review moves out)."""
+        attempt = self.session.last_attempt
+        if self.easy_offered and attempt is not None:
+            self.easy_offered = False
+            self.post_message(MarkEasy(attempt))
+
     async def action_more_worked(self) -> None:
         feedback = self.query(FeedbackView)
         if feedback:
@@ -287,8 +313,8 @@ class QuestionScreen(QuizScreen):
         except SelectionError as exc:
             self.notify(exc.message(self.lang), severity="error", markup=False)  # it quotes pack messages
             return
-        if variant is None:  # the round is over
-            self.action_go_home()
+        if variant is None:  # the round is over: its summary, never the first question again
+            self.post_message(RoundOver(self.session))
             return
         await self.show_variant(variant)
 
@@ -304,8 +330,9 @@ class QuestionScreen(QuizScreen):
         await area.remove_children()
         await area.mount(feedback)
         self.answered = True
+        self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)
         self.more_worked = feedback.has_more
-        self._update_status()
+        self.update_status()
         body = self.query_one("#question-body")
         body.focus(scroll_visible=False)
         self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)

@@ -35,7 +35,7 @@ def shade(weight: float) -> str:
     return SHADES[min(len(SHADES) - 1, math.ceil(weight * (len(SHADES) - 1)))]
 
 
-def _style(weight: float) -> str:
+def shade_style(weight: float) -> str:
     """A blue that deepens with the weight (the shade carries the meaning without colour)."""
     level = int(235 - 200 * min(max(weight, 0.0), 1.0))
     return f"rgb({level},{level},255)"
@@ -120,7 +120,7 @@ class Heatmap(Widget):
                 if self._is_masked(i, j):
                     text.append(f"     {MASKED}  ", style="dim")  # where the weight's point would be
                 elif np.isfinite(weight):
-                    text.append(shade(weight) * 2, style=_style(weight))
+                    text.append(shade(weight) * 2, style=shade_style(weight))
                     text.append(f" {weight:.2f} ")
                 else:
                     text.append("??  nan ")
@@ -141,7 +141,7 @@ class Heatmap(Widget):
                 if self._is_masked(i, j):
                     text.append(MASKED + " ", style="dim")
                 else:
-                    text.append(shade(weight / self.top) * COMPACT_CELL, style=_style(weight) if np.isfinite(weight) else "")
+                    text.append(shade(weight / self.top) * COMPACT_CELL, style=shade_style(weight) if np.isfinite(weight) else "")
             row = np.where(self._allowed_row(i), self.weights[i], -np.inf)
             at = int(np.argmax(row))
             text.append("  " + tr("ui.heatmap_row_max", self.lang, value=f"{self.weights[i, at]:.2f}", key=f"k{at + 1}"), style="dim")

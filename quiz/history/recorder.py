@@ -1,0 +1,162 @@
+"""The history as the app uses it: opened off the critical path, every graded attempt committed
+as it is graded, and any reason the file cannot be used said once.
+
+The app calls `open` in a worker thread once the first screen is drawn. An attempt graded before
+the file is open opens it, or waits for the worker doing so (opening takes a millisecond or so);
+reads made while the first screen is built do not wait, and count this run's attempts instead. Once the file fails
+(damaged, cut short, locked, read-only, from a newer version), the recorder stops using it for
+the rest of the run, so it is never touched again; `notice` gives the reason once, for the app
+to say. The store and its statistics are imported in `open`, off the first screen's path.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Collection, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from quiz.history.records import AttemptRecord, local_now, to_ms
+
+if TYPE_CHECKING:
+    from quiz.history.cards import CardState
+    from quiz.history.stats import QuestionInfo, Statistics
+    from quiz.history.store import History
+    from quiz.history.unavailable import Unavailable
+
+T = TypeVar("T")
+
+
+class Recorder:
+    """The app's link to the history file at `path` (default: the data directory's)."""
+
+    def __init__(self, path: Path | None = None, *, now: Callable[[], datetime] = local_now) -> None:
+        self.path = path
+        self.now = now
+        """The clock attempts are stamped with and statistics counted at (tests fix it)."""
+        self.last_saved: AttemptRecord | None = None
+        """The last attempt committed to the file: the only one Easy can apply to."""
+        self._history: History | None = None
+        self._problem: Unavailable | None = None
+        self._told = False
+        self._opening = threading.Lock()  # one thread opens; another asking meanwhile waits for it
+        self._opened = threading.Event()
+        self._given: list[float] = []  # this run's scores: "today" while there is no file
+
+    def now_ms(self) -> int:
+        """`now` in UTC epoch milliseconds, as attempts are stamped."""
+        return to_ms(self.now())
+
+    # -- opening and failing ------------------------------------------------------------------
+
+    def open(self) -> None:
+        """Open (creating or migrating) the file, once; the app runs it in a worker thread."""
+        with self._opening:
+            if self._opened.is_set():
+                return
+            from quiz.history import stats  # noqa: F401  (loaded here, off the first screen's path)
+            from quiz.history.store import History, open_history
+
+            try:
+                opened = open_history(self.path)
+                if isinstance(opened, History):
+                    self._history = opened
+                else:
+                    self._problem = opened
+            finally:
+                self._opened.set()
+
+    @property
+    def opened(self) -> bool:
+        """Whether opening has finished, whether or not the file can be used."""
+        return self._opened.is_set()
+
+    @property
+    def problem(self) -> Unavailable | None:
+        """Why attempts are not being saved (None while they are, or before opening ends)."""
+        return self._problem
+
+    def notice(self) -> Unavailable | None:
+        """`problem`, the first time it is asked for after the file failed; None after that."""
+        if self._problem is None or self._told:
+            return None
+        self._told = True
+        return self._problem
+
+    def close(self) -> None:
+        if self._history is not None:
+            self._history.close()
+
+    def _fail(self, problem: Unavailable) -> None:
+        """Stop using the file for the rest of the run: it is never touched again."""
+        self._problem = problem
+        history, self._history = self._history, None
+        if history is not None:
+            history.close()
+
+    def _using(self, use: Callable[[History], T], *, wait: bool = True) -> T | None:
+        """`use(store)`, or None when there is no store (yet, if not `wait`ing) or it fails now."""
+        if wait:
+            self.open()  # a no-op once it is open
+        from quiz.history.unavailable import HistoryUnavailable
+
+        history = self._history
+        if history is None:
+            return None
+        try:
+            return use(history)
+        except HistoryUnavailable as exc:
+            self._fail(exc.reason)
+            return None
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def record(self, attempt: AttemptRecord) -> bool:
+        """Commit `attempt` with its card update before returning; False when it was not saved."""
+        self._given.append(attempt.score)
+
+        def save(history: History) -> bool:
+            history.record(attempt)
+            return True
+
+        saved = self._using(save) is True
+        if saved:
+            self.last_saved = attempt
+        return saved
+
+    def can_mark_easy(self, attempt: AttemptRecord | None) -> bool:
+        """Whether `attempt` was saved and passed, so the learner may call it easy."""
+        from quiz.history.scheduling import PASS_MARK
+
+        return attempt is not None and attempt is self.last_saved and attempt.score >= PASS_MARK
+
+    def mark_easy(self, attempt: AttemptRecord) -> CardState | None:
+        """Rate the saved, passed `attempt` Easy and reschedule its card (None if that failed)."""
+        return self._using(lambda history: history.mark_easy(attempt.id, self.now_ms()))
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def today(self) -> tuple[int, float]:
+        """How many attempts today and their mean score: from the file, or this run's while
+        there is none (without waiting for it, and without loading the store)."""
+        if self._history is not None:
+            from quiz.history.stats import today
+
+            counted = self._using(lambda history: today(history, self.now()), wait=False)
+            if counted is not None:
+                return counted.attempts, counted.mean_score or 0.0
+        given = self._given
+        return len(given), sum(given) / len(given) if given else 0.0
+
+    def due(self, known: Collection[str], *, wait: bool = False) -> list[str] | None:
+        """The due questions among `known` (the bank's ids), most overdue first; None while there
+        is no file (or it is not open yet, unless `wait`)."""
+        due = self._using(lambda history: history.due(self.now()), wait=wait)
+        return None if due is None else [card.question for card in due if card.question in known]
+
+    def statistics(self, catalogue: Mapping[str, QuestionInfo]) -> Statistics | None:
+        """Everything the statistics screen shows, at `now`; None when there is no file."""
+        from quiz.history.stats import statistics
+
+        return self._using(lambda history: statistics(history, catalogue, self.now()))

@@ -1,0 +1,214 @@
+"""The statistics of the learner's history: what `quiz stats --json` prints, as a screen.
+
+Today, what is due and the streak; true retention; a calendar heatmap of the last 26 weeks; the
+daily mean score as a sparkline; reviews due over the next 14 days; accuracy by topic and by
+claim over the last 30 days and all time; the mistakes made most often, by their labels. The
+figures are computed in a worker thread (its own connection to the file), then laid out at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.text import Text as RichText
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import DataTable, Header, Sparkline, Static
+
+from quiz.bank import Bank
+from quiz.history.recorder import Recorder
+from quiz.history.stats import Statistics, Window, catalogue
+from quiz.i18n import tr
+from quiz.ui.screens.base import QuizScreen
+from quiz.ui.screens.summary import mistake_label
+from quiz.ui.widgets.calendar import CalendarHeatmap
+from quiz.ui.widgets.footer import KeyFooter
+
+FIGURES_WIDTH = 48
+"""What a table's three columns of figures take; its first column gets the rest of the width."""
+MOST_MISTAKES = 10
+
+
+def fitted(text: str, width: int) -> RichText:
+    """`text` cut to `width` cells with an ellipsis (Rich Text: a DataTable measures it)."""
+    fitted = RichText(text, no_wrap=True, overflow="ellipsis")
+    fitted.truncate(width, overflow="ellipsis")
+    return fitted
+
+
+def mean(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+class StatisticsScreen(QuizScreen):
+    """Everything the history says about how practice is going."""
+
+    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
+
+    def __init__(self, bank: Bank, lang: str, history: Recorder) -> None:
+        super().__init__(lang)
+        self.bank = bank
+        self.history = history
+        self.statistics: Statistics | None = None
+        """The figures shown, once computed."""
+        self.computed = False
+        """The worker has answered: figures, or why there are none, are on screen."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="stats-body"):
+            yield Static(tr("ui.stats_counting", self.lang), id="stats-status", markup=False)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.title = tr("ui.title", self.lang)
+        self.sub_title = tr("ui.menu_statistics", self.lang)
+        self.query_one("#stats-body").focus()
+        self.call_after_refresh(self._compute)  # once drawn: the worker then has the interpreter to itself
+
+    class Computed(Message):
+        """The figures, from the worker (None: there is no history file to read)."""
+
+        def __init__(self, statistics: Statistics | None) -> None:
+            super().__init__()
+            self.statistics = statistics
+
+    @work(thread=True, exclusive=True, group="statistics")
+    def _compute(self) -> None:
+        # A message may be posted from a thread, and is dropped if the learner left meanwhile.
+        self.post_message(self.Computed(self.history.statistics(catalogue(self.bank.questions.values()))))
+
+    @on(Computed)
+    async def _show(self, message: Computed) -> None:
+        await self._lay_out(message.statistics)
+        self.computed = True
+
+    async def _lay_out(self, result: Statistics | None) -> None:
+        status = self.query_one("#stats-status", Static)
+        if result is None:
+            problem = self.history.problem
+            status.update(problem.message(self.lang) if problem else tr("ui.history_not_saved", self.lang))
+            return
+        self.statistics = result
+        status.update(self._headline(result))
+        if not any(count for _, count in result.calendar) and not result.topics:
+            status.update(self._headline(result) + "\n\n" + tr("history.no_attempts", self.lang))
+            return
+        await self.query_one("#stats-body").mount_all(self._parts(result))
+        self._fill_tables()
+
+    def size_class_changed(self) -> None:
+        self._fill_tables()  # the first columns take the width there is
+
+    # -- what is shown ------------------------------------------------------------------------
+
+    def _headline(self, result: Statistics) -> str:
+        lang, retention = self.lang, result.retention
+        return "\n".join(
+            (
+                tr("history.stats_today", lang, attempts=result.today.attempts, mean=mean(result.today.mean_score)),
+                tr("history.stats_due", lang, due=result.due_now, streak=result.streak_days),
+                tr(
+                    "ui.stats_retention",
+                    lang,
+                    recent=share(retention.recent.pass_rate),
+                    recent_reviews=retention.recent.attempts,
+                    all=share(retention.all_time.pass_rate),
+                    all_reviews=retention.all_time.attempts,
+                )
+                if retention.all_time.attempts
+                else tr("ui.stats_retention_none", lang),
+            )
+        )
+
+    def _parts(self, result: Statistics) -> list[Widget]:
+        lang = self.lang
+        parts: list[Widget] = [
+            self._title("ui.stats_calendar"),
+            CalendarHeatmap(result.calendar, lang, id="stats-calendar"),
+            self._title("ui.stats_trend"),
+        ]
+        if result.trend:
+            scores = [score for _, score in result.trend]
+            trend = Sparkline(scores, id="stats-trend")
+            trend.styles.width = len(scores)
+            first, last = result.trend[0][0], result.trend[-1][0]
+            span = {"first": f"{first:%m-%d}", "last": f"{last:%m-%d}", "low": f"{min(scores):.2f}", "high": f"{max(scores):.2f}"}
+            caption = tr("ui.stats_trend_caption", lang, days=len(scores), **span)
+            parts += [trend, Static(caption, classes="stats-caption", markup=False)]
+        else:
+            parts.append(Static(tr("ui.stats_no_trend", lang), classes="stats-caption", markup=False))
+        parts += [
+            self._title("ui.stats_forecast", start=f"{result.forecast[0][0]:%m-%d}"),
+            Static(self._forecast(result), id="stats-forecast", markup=False),
+            self._title("ui.stats_by_topic"),
+            self._table("stats-topics"),
+            self._title("ui.stats_by_claim"),
+            self._table("stats-claims"),
+            self._title("ui.stats_mistakes"),
+        ]
+        if result.misconceptions:
+            parts.append(self._table("stats-mistakes"))
+        else:
+            parts.append(Static(tr("ui.stats_no_mistakes", lang), classes="stats-caption", markup=False))
+        return parts
+
+    def _title(self, key: str, **params: object) -> Static:
+        return Static(tr(key, self.lang, **params), classes="section-title", markup=False)
+
+    @staticmethod
+    def _table(id: str) -> DataTable[object]:
+        table: DataTable[object] = DataTable(id=id, cursor_type="none", zebra_stripes=True)
+        table.can_focus = False  # the screen scrolls as one; no table holds the keys
+        return table
+
+    def _forecast(self, result: Statistics) -> str:
+        """Two aligned rows: the day of the month, and the reviews due on it."""
+        widths = [max(2, len(str(count))) for _, count in result.forecast]
+        labels = [tr("ui.stats_forecast_day", self.lang), tr("ui.stats_forecast_due", self.lang)]
+        label_width = max(cell_len(label) for label in labels)
+        days = " ".join(f"{day.day:>{w}}" for (day, _), w in zip(result.forecast, widths))
+        counts = " ".join(f"{count:>{w}}" for (_, count), w in zip(result.forecast, widths))
+        return "\n".join(label + " " * (label_width - cell_len(label)) + "  " + row for label, row in zip(labels, (days, counts)))
+
+    def _fill_tables(self) -> None:
+        result = self.statistics
+        if result is None or not self.query("#stats-topics"):
+            return
+        lang = self.lang
+        width = max(16, self.size.width - FIGURES_WIDTH)
+        figures = [tr(f"history.column_{name}", lang) for name in ("attempts", "recent_mean", "mean")]
+        topics, claims = self.bank.claims.topics, self.bank.claims.claims
+        order = list(topics)  # as claims.yaml lists them, like the topic picker
+        by_topic = sorted(result.topics.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+        topic_rows = [self._window_row(fitted(topics[name].label(lang) if name in topics else name, width), window) for name, window in by_topic]
+        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], topic_rows)
+        claim_rows = [
+            self._window_row(fitted(f"{name}  {claims[name].label(lang)}" if name in claims else name, width), window)
+            for name, window in result.claims.items()
+        ]
+        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], claim_rows)
+        if result.misconceptions:
+            labels = self.bank.mistake_labels()
+            most = list(result.misconceptions.items())[:MOST_MISTAKES]
+            rows = [(fitted(mistake_label(labels.get(name), lang), width), str(count)) for name, count in most]
+            self._fill("#stats-mistakes", [tr("ui.stats_mistake", lang), tr("ui.stats_times", lang)], rows)
+
+    @staticmethod
+    def _window_row(label: RichText, window: Window) -> tuple[object, ...]:
+        return (label, str(window.all_time.attempts), mean(window.recent.mean_score), mean(window.all_time.mean_score))
+
+    def _fill(self, selector: str, headings: list[str], rows: Sequence[tuple[object, ...]]) -> None:
+        table = self.query_one(selector, DataTable)
+        table.clear(columns=True)
+        table.add_columns(*headings)
+        table.add_rows(rows)

@@ -61,13 +61,14 @@ def all_texts() -> list[tuple[str, str]]:
 
 
 def prose(text: str) -> str:
-    """The text with maths, code, placeholders, table rules and `{path}:{line}` masked as `x`s.
+    """The text with maths, code, placeholders, table rules and `{path}:{line}:` masked as `x`s
+    (a location keeps the ASCII colons tools and editors read).
 
     A masked span keeps its length (for the messages' context) and reads as a symbol, so that
     `{name}(2)` stays notation while `$x$ (説明)` is still a parenthetical.
     """
     mask = lambda match: "x" * len(match.group())  # noqa: E731
-    text = KEEP.sub(mask, text.replace("{path}:{line}", "x" * 13))
+    text = KEEP.sub(mask, re.sub(r"\{path\}:\{line\}:?", mask, text))
     return TABLE_RULE.sub(lambda match: " " * len(match.group()), text)
 
 

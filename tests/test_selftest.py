@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
+from quiz.authoring.selftest import MIN_VARIANTS, SAMPLE_DRAWS, VARIETY_SEEDS, _constraint_warnings, _sample, self_test
+from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
 from quiz.variants.draw import make_variant
 
@@ -327,3 +328,27 @@ def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, mon
     assert result.warnings == unchecked.warnings + result.questions - 1
     untested = [d.message for d in result.diagnostics if "not self-tested" in d.message]
     assert untested and all(m.endswith("not self-tested: this file's self-tests used their 0 s of CPU time") for m in untested)
+
+
+def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
+    """`fair` keeps most draws: its sample stops after about half; `picky` must run to the end."""
+    pack = compile_yaml(CONSTRAINTS)
+    fair = _sample(pack["fair"], Budget(seconds=60))
+    assert SAMPLE_DRAWS / 2 <= len(fair) < SAMPLE_DRAWS
+    assert fair == _sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
+    assert len(_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+
+
+def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundled_question():
+    from quiz.bank import load_bank
+
+    bank = load_bank()
+    stopped = 0
+    for question_id in bank.questions:
+        compiled = bank.compiled(question_id)
+        if compiled is None or not compiled.constraints:
+            continue
+        early, whole = _sample(compiled, Budget(seconds=60)), _sample(compiled, Budget(seconds=60), stop_when_clean=False)
+        assert messages(_constraint_warnings(compiled, early)) == messages(_constraint_warnings(compiled, whole))
+        stopped += len(early) < len(whole)
+    assert stopped > 30

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from quiz.variants.draw import make_variant, rebuild_variant
+from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant, rebuild_variant
 from quiz.variants.keys import generator_seed, parse_key
 from quiz.variants.shuffle import display_order
 from quiz.variants.variant import VariantError
@@ -132,3 +132,31 @@ def test_display_order_is_a_shuffle_that_is_never_already_right(pack):
         order = display_order(variant, count)
         assert sorted(order) == list(range(count)) and order != list(range(count))
     assert display_order(variant, 5) == display_order(variant, 5)
+
+
+SCREENED = """\
+id: screened
+type: number
+topic: softmax
+prompt: "{{ s }}"
+params:
+  s: {decimal: [0, 3]}
+derived:
+  z: array([s, 0])
+  p: softmax(z)
+  run: attention(array([[s, 1]]), eye(2), eye(2))
+constraints: ["p[0] > 0.6"]
+answer: run.output[0, 0]
+"""
+
+
+def test_constraint_outcomes_compute_only_what_the_constraints_read_and_agree_with_the_variant(compile_yaml):
+    compiled = compile_yaml(SCREENED)["screened"]
+    assert [name for name, _ in compiled.screening] == ["z", "p"]  # p reads z; run is for the answer
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        inputs = draw_inputs(compiled, rng)
+        [outcome] = constraint_outcomes(compiled, inputs)
+        variant = rebuild_variant(compiled, 0, inputs)  # every derived value, as a variant has them
+        assert outcome == bool(variant.values["p"][0] > 0.6)
+        assert variant.answer == variant.values["run"].output[0, 0]

@@ -37,7 +37,7 @@ from typing import Any, Final
 import numpy as np
 
 from quiz.expressions.budget import Budget, BudgetExceeded
-from quiz.format.compile import CompiledQuestion, texts_of
+from quiz.format.compile import CompiledQuestion
 from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.model import Misconception, QuestionBase
@@ -61,6 +61,10 @@ _SAMPLE_STREAM: Final = 3
 """The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
 """CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
+
+
+_DISCRETE: Final = frozenset({"choice", "fault", "integer"})
+"""Parameter kinds whose every value is judged on its own: one the constraints always reject is lost."""
 
 
 def time_scale(seeds: int) -> float:
@@ -183,7 +187,7 @@ def _check_variant(variant: Variant) -> Iterator[Problem]:
 
 
 def _check_texts(variant: Variant) -> Iterator[Problem]:
-    for label, text in texts_of(variant.question):
+    for label, text in variant.compiled.texts:
         for lang in LANGUAGES:
             try:
                 rendered = variant.fill(text, lang)
@@ -206,23 +210,55 @@ class _Draw:
         return all(self.outcomes)
 
 
-def _sample(compiled: CompiledQuestion, clock: Budget) -> list[_Draw]:
+def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool = True) -> list[_Draw]:
     """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
     constraint's outcome (none when the question has no constraints: nothing to measure, or
-    when `clock` runs out first: a part of a sample would mislead)."""
+    when `clock` runs out first: a part of a sample would mislead).
+
+    With `stop_when_clean`, outcomes stop being computed once no warning can come of the rest:
+    every constraint keeps at least half of the draws reaching it even if all the draws left
+    reached it and it rejected them, and every value of a discrete parameter drawn often enough
+    to be judged has been kept at least once. The parameters are all drawn first (that is
+    cheap), so which values can be judged is known in advance, and the warnings are exactly
+    those of all the draws. Each draw's outcomes are computed on `clock` as that draw, with the
+    elements its parameters created already spent, as if they followed its drawing at once.
+    """
     if not compiled.constraints:
         return []
     rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
-    draws = []
+    all_inputs: list[tuple[dict[str, Any], int]] = []  # each draw's inputs and the elements they created
     for _ in range(SAMPLE_DRAWS):
         if _out_of_time(clock):
             return []
         clock.new_draw()
         try:
-            inputs = draw_inputs(compiled, rng, clock)
+            all_inputs.append((draw_inputs(compiled, rng, clock), clock.elements_spent))
         except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
             return []
-        draws.append(_Draw(inputs, constraint_outcomes(compiled, inputs, clock)))
+    discrete = [p.name for p in compiled.params if p.spec.kind in _DISCRETE]
+    keys = [[(name, json.dumps(inputs[name])) for name in discrete] for inputs, _ in all_inputs]  # as `_rejected_values` keys them
+    counts = Counter(key for draw_keys in keys for key in draw_keys)
+    unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
+    judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
+    draws = []
+    for (inputs, spent), draw_keys in zip(all_inputs, keys):
+        if _out_of_time(clock):
+            return []
+        clock.new_draw()
+        clock.spend(spent)  # never refused: the draw spent as much already
+        draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
+        draws.append(draw)
+        for index, outcome in enumerate(draw.outcomes):  # each constraint sees what the ones before it keep
+            if outcome is not None:
+                judged[index] += 1
+                kept[index] += bool(outcome)
+            if not outcome:
+                break
+        if draw.kept:
+            unkept.difference_update(draw_keys)
+        left = SAMPLE_DRAWS - len(draws)
+        if stop_when_clean and not unkept and all(2 * k >= j + left for k, j in zip(kept, judged)):
+            break
     return draws
 
 
@@ -275,7 +311,7 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
     """A warning per parameter for the values the constraints reject every time they are drawn."""
     question = compiled.question
     for param in compiled.params:
-        if param.spec.kind not in ("choice", "fault", "integer"):
+        if param.spec.kind not in _DISCRETE:
             continue  # a continuous draw has no value of its own to lose
         by_value: dict[str, list[_Draw]] = defaultdict(list)
         for draw in sample:
@@ -313,6 +349,8 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
         seed += 1
     if len(drawn) >= MIN_VARIANTS:
         return None
+    if sample:  # the sample may have stopped early: the advice quotes the share of all its draws
+        sample = _sample(compiled, clock, stop_when_clean=False)
     kept = sum(d.kept for d in sample)
     head = (
         f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "

@@ -44,6 +44,11 @@ class CompiledQuestion:
     misconceptions: tuple[tuple[Misconception, Expression], ...] = ()
     templates: dict[str, Template] | None = None
     """Every text of the question (each language) by its source string."""
+    texts: tuple[tuple[str, Text], ...] = ()
+    """Every text of the question with its field label, as `texts_of` finds them (found once)."""
+    screening: tuple[tuple[str, Expression], ...] = ()
+    """The derived values the constraints read, directly or through others, in order: all a
+    draw needs before the constraints can reject it."""
 
     def template(self, text: str) -> Template:
         """The compiled template of one of the question's texts.
@@ -142,7 +147,8 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         # itself failed above, so that one mistake is not reported again in every text.
         names.append(ANSWER_NAME)
     templates: dict[str, Template] = {}
-    for label, text in texts_of(question):
+    texts = tuple(texts_of(question))
+    for label, text in texts:
         for lang, source in text.items():
             if source not in templates:
                 template = c.template(source, names, f"{label}.{lang}", text.location)
@@ -151,5 +157,22 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
     if not c.ok:
         return None
     return CompiledQuestion(
-        question, tuple(params), tuple(derived), tuple(constraints), answer, tuple(misconceptions), templates
+        question,
+        tuple(params),
+        tuple(derived),
+        tuple(constraints),
+        answer,
+        tuple(misconceptions),
+        templates,
+        texts,
+        _read_by(constraints, derived),
     )
+
+
+def _read_by(expressions: list[Expression], derived: list[tuple[str, Expression]]) -> tuple[tuple[str, Expression], ...]:
+    """The derived values `expressions` read, directly or through other derived values, in order."""
+    needed: set[str] = set().union(*(e.names for e in expressions))
+    for name, expression in reversed(derived):  # a derived value reads only those before it
+        if name in needed:
+            needed |= expression.names
+    return tuple((name, expression) for name, expression in derived if name in needed)

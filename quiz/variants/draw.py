@@ -9,7 +9,7 @@ too large) is a VariantError naming the field, never an exception from numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -43,6 +43,8 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | Non
             budget.new_draw()
             _check_time(compiled, budget, "params")
             inputs = draw_inputs(compiled, rng, budget)
+            # Every derived value is computed before the constraints judge the draw, read by them
+            # or not: a pack cannot hide work in draws its constraints reject from the budget.
             values = _evaluate_derived(compiled, _as_values(inputs), budget)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
                 return _finish(compiled, seed, inputs, values, budget)
@@ -57,12 +59,14 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
     """Whether each constraint holds for these drawn inputs (None where it cannot be evaluated).
 
     Self-tests use it to measure how many draws the constraints reject, and which values;
-    `budget` is the one `draw_inputs` drew these inputs on.
+    `budget` is the one `draw_inputs` drew these inputs on. Only the derived values the
+    constraints read are computed: the rest cannot change an outcome, and the seeds'
+    `make_variant` computes (and charges) them all.
     """
     budget = budget if budget is not None else Budget()
     with budget.running():
         try:
-            values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
         except VariantError:
             return [None] * len(compiled.constraints)
         outcomes: list[bool | None] = []
@@ -201,8 +205,11 @@ def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
-def _evaluate_derived(compiled: CompiledQuestion, values: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    for name, expression in compiled.derived:
+def _evaluate_derived(
+    compiled: CompiledQuestion, values: dict[str, Any], budget: Budget, derived: Sequence[tuple[str, Expression]] | None = None
+) -> dict[str, Any]:
+    """`values` with `derived` (default: every derived value) added, computed on `budget`."""
+    for name, expression in compiled.derived if derived is None else derived:
         values[name] = _evaluate(compiled, expression, values, f"derived.{name}", budget)
     return values
 

@@ -177,3 +177,33 @@ def test_score_variance_is_near_d_k_before_scaling():
 def test_engine_failures_become_expression_errors():
     with pytest.raises(ExpressionError, match="attention"):
         evaluate("attention(Q, K, V[..., :3, :])")
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_the_fast_binder_binds_exactly_as_inspect_does(name):
+    """Every way of passing 0..n+1 positionals and any keyword subset, plus unknown and repeated
+    keywords: the binder gives inspect's arguments (defaults applied), or None where inspect refuses."""
+    function = FUNCTIONS[name]
+    names = list(function.signature.parameters)
+    calls = []
+    for count in range(len(names) + 2):
+        args = [f"a{i}" for i in range(count)]
+        for mask in range(2 ** len(names)):
+            kwargs = {n: f"k{n}" for i, n in enumerate(names) if mask >> i & 1}
+            calls.append((args, kwargs))
+        calls.append((args, {"not_a_parameter": 1}))
+    for args, kwargs in calls:
+        try:
+            bound = function.signature.bind(*args, **kwargs)
+        except TypeError:
+            assert function._binder.bind(args, kwargs) is None, (args, kwargs)
+            continue
+        bound.apply_defaults()
+        assert function._binder.bind(args, kwargs) == dict(bound.arguments), (args, kwargs)
+
+
+def test_score_variance_is_remembered_by_its_arguments():
+    """Explanations quote one simulation for many variants: equal arguments run it once."""
+    first, again = evaluate("score_variance(8, 300, 3)"), evaluate("score_variance(8, 300, 3)")
+    assert first is again and first == engine.score_variance(8, 300, 3)
+    assert evaluate("score_variance(8, 300, 4)") != first

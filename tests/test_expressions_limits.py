@@ -128,3 +128,17 @@ def test_blockwise_attention_counts_its_key_blocks():
     source = "blockwise_attention(ones((1, 4)), ones((10**5, 4)), ones((10**5, 4)), 1)"
     assert "100,000 blocks; the limit is 4,096" in refusal(source).message
     assert compile_expression("blockwise_attention(ones((1, 4)), ones((4096, 4)), ones((4096, 4)), 1).shape").evaluate({}) == (1, 4)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["x[0, 0] * 2**100", "x[1, 2] + 10**30", "x[True][zeros((10**4, 10**4), 'int64') > 0]", "v[array(zeros(10**8), 'int64')]"],
+)
+def test_the_fast_paths_for_numbers_and_plain_indexes_still_refuse_what_they_must(source):
+    """Numbers skip the broadcast check and integer or slice indexes the index check; a huge
+    int, a boolean or an index array still goes through them."""
+    refusal(source)
+
+
+def test_numbers_and_plain_indexes_give_what_numpy_gives():
+    assert compile_expression("x[1, 2] * 3 + v[-1] - x[:, 0][1:][0]", NAMESPACE).evaluate(NAMESPACE) == 3.0

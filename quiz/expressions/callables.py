@@ -1,5 +1,6 @@
 """A function an expression may call: the implementation and the size check that runs first."""
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -28,21 +29,67 @@ class Function:
     name: str
     implementation: Callable[..., object]
     preflight: Preflight | None = None
+    remember: bool = False
+    """Keep recent results by argument: only for a pure function of hashable arguments whose
+    result cannot be changed (an engine record), so that a repeated call costs nothing."""
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
+    _binder: "_Binder" = field(init=False, repr=False, compare=False)
+    _remembered: Callable[..., object] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "signature", _visible_signature(self.implementation))
+        object.__setattr__(self, "_binder", _Binder(self.signature))
+        object.__setattr__(self, "_remembered", functools.lru_cache(maxsize=256, typed=True)(self.implementation) if self.remember else None)
 
     def __call__(self, args: list[object], kwargs: dict[str, object], meter: SizeMeter) -> object:
         """Bind the arguments, run the preflight and charge its cost to `meter`, then call."""
-        try:
-            bound = self.signature.bind(*args, **kwargs)
-        except TypeError as error:
-            raise TypeError(f"{self.name}(): {error}") from None
-        bound.apply_defaults()
+        arguments = self._binder.bind(args, kwargs)
+        if arguments is None:  # they do not bind: let inspect say why, in its words
+            try:
+                self.signature.bind(*args, **kwargs)
+            except TypeError as error:
+                raise TypeError(f"{self.name}(): {error}") from None
+            raise AssertionError(f"{self.name}(): the fast binder refused arguments inspect binds")
         if self.preflight is not None:
-            meter.spend(self.preflight(bound.arguments) or 0)
-        return self.implementation(*bound.args, **bound.kwargs)
+            meter.spend(self.preflight(arguments) or 0)
+        if self._remembered is not None and _hashable(arguments):
+            return self._remembered(*args, **kwargs)
+        return self.implementation(*args, **kwargs)
+
+
+def _hashable(arguments: Mapping[str, object]) -> bool:
+    try:
+        hash(tuple(arguments.values()))
+    except TypeError:  # an array, say
+        return False
+    return True
+
+
+class _Binder:
+    """`Signature.bind` plus `apply_defaults` for the signatures allowed functions have (no
+    *args or **kwargs), without inspect's cost: expressions call functions in inner loops."""
+
+    def __init__(self, signature: inspect.Signature) -> None:
+        parameters = list(signature.parameters.values())
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+            raise TypeError("an allowed function may not take *args or **kwargs")
+        self.order = [p.name for p in parameters]
+        self.positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self.keyword = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
+        self.defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+
+    def bind(self, args: list[object], kwargs: dict[str, object]) -> dict[str, object] | None:
+        """Every parameter's value in signature order, defaults applied; None if they do not bind."""
+        if len(args) > len(self.positional):
+            return None
+        given = dict(zip(self.positional, args))
+        for name, value in kwargs.items():
+            if name not in self.keyword or name in given:
+                return None
+            given[name] = value
+        if any(name not in given and name not in self.defaults for name in self.order):
+            return None
+        return {name: given[name] if name in given else self.defaults[name] for name in self.order}
 
 
 def _visible_signature(implementation: Callable[..., object]) -> inspect.Signature:

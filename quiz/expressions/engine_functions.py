@@ -122,7 +122,9 @@ ENGINE_FUNCTIONS: dict[str, Function] = {
         Function("repeat_kv_heads", engine.repeat_kv_heads, _check_repeat_kv),
         Function("sum_kv_head_groups", engine.sum_kv_head_groups),
         Function("self_attention", engine.self_attention, _check_self_attention),
-        Function("score_variance", engine.score_variance, _check_score_variance),
+        # Its seed is an argument, so equal arguments give the same frozen result: explanations
+        # quote one simulation for many variants.
+        Function("score_variance", engine.score_variance, _check_score_variance, remember=True),
         Function("head_stats", engine.head_stats, _check_attention),
         Function("head_stats_from_trace", engine.head_stats_from_trace, _check_attention),
         Function("diagnose", engine.diagnose),

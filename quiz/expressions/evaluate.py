@@ -47,8 +47,9 @@ class Evaluator:
     def _visit(self, node: ast.AST) -> object:
         try:
             self._budget.check_time()  # before every step: no step starts once time is up
-            value = getattr(self, f"_visit_{type(node).__name__}")(node)
-            if not isinstance(node, (ast.Constant, ast.Name)):
+            kind = type(node)
+            value = _VISITORS[kind](self, node)
+            if kind not in _UNCHARGED:
                 self._meter.charge(value)
             return value
         except ExpressionError:
@@ -147,6 +148,14 @@ class Evaluator:
 
     def _visit_List(self, node: ast.List) -> list[object]:
         return [self._visit(element) for element in node.elts]
+
+
+_VISITORS = {
+    getattr(ast, name[len("_visit_") :]): method for name, method in vars(Evaluator).items() if name.startswith("_visit_")
+}
+"""Each node type's visitor, looked up once: expressions are evaluated in inner loops."""
+_UNCHARGED = frozenset({ast.Constant, ast.Name})
+"""Nodes whose values exist already (literals, parameters): nothing new to charge for."""
 
 
 def _read_only(value: object) -> object:

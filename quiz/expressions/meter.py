@@ -38,7 +38,7 @@ class SizeMeter:
             if value.dtype.kind not in NUMERIC_KINDS:
                 raise LimitExceeded(f"arrays of dtype {value.dtype} are not supported")
             return int(value.size)
-        if isinstance(value, bool):
+        if isinstance(value, (bool, float)):
             return 1
         if isinstance(value, int):
             if value.bit_length() > MAX_INT_BITS:

@@ -92,10 +92,16 @@ def subscript(value: Any, index: object) -> object:
 
     `value` is whatever the expression computed; one that cannot be indexed raises TypeError.
     """
-    if isinstance(value, (np.ndarray, np.generic)):
+    if isinstance(value, (np.ndarray, np.generic)) and not _only_narrows(index):
         index = _array_index(index)
         check_index(np.shape(value), index)
     return value[index]
+
+
+def _only_narrows(index: object) -> bool:
+    """Integers and slices (`p[i - 1]`, `S[:, 0]`) select from an array, never enlarge it."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(isinstance(part, (slice, int, np.integer)) and not isinstance(part, bool) for part in parts)
 
 
 def _is_numpy(value: object) -> bool:

@@ -27,7 +27,16 @@ def shape_of(value: object) -> tuple[int, ...]:
 
 def check_broadcast(*values: object) -> None:
     """Refuse `values` whose numpy broadcast would be too large (or that do not broadcast)."""
+    if all(_is_number(value) for value in values):
+        return  # numbers broadcast to one number: the common case, answered without numpy
     check_elements(math.prod(np.broadcast_shapes(*(shape_of(value) for value in values))))
+
+
+def _is_number(value: object) -> bool:
+    """A single number numpy holds as one: a float, a numpy number or bool, an int64-sized int."""
+    if isinstance(value, (float, np.number, np.bool_)):
+        return True
+    return isinstance(value, int) and -(2**63) <= value < 2**63
 
 
 def padded_leading(shapes: list[tuple[int, ...]]) -> tuple[int, ...]:

@@ -93,4 +93,5 @@ def test_the_checks_see_the_texts():
     samples = ["例: 0.5", "重み (各キー)", "$x$ (説明)", "（約 1)", "全体の空行", "標準正規な Q"]
     caught = [any(p.search(prose(s)) for p, _ in HALF_WIDTH + WORDING) for s in samples]
     assert all(caught)
-    assert not any(p.search(prose("$f(x): y$ と `a(b): c` と Var(s) と abs(行の和) と (H, T, D) と {name}(2) と {path}:{line}")) for p, _ in HALF_WIDTH)
+    notation = "$f(x): y$ と `a(b): c` と Var(s) と abs(行の和) と (H, T, D) と {name}(2) と {path}:{line}"
+    assert not any(p.search(prose(notation)) for p, _ in HALF_WIDTH)

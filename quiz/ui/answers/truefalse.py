@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import on
 from textual.app import ComposeResult
 from textual.content import Content
-from textual.widget import Widget
 
 from quiz.answers import Invalid
 from quiz.i18n import tr
-from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.lettered import LetteredOptions
+from quiz.ui.answers.pick_one import PickOneAnswer
 
 
-class TrueFalseAnswer(AnswerWidget):
+class TrueFalseAnswer(PickOneAnswer):
     """True or false, behind the letters t and f in every language."""
 
     HELP = "ui.help_answer_truefalse"
@@ -26,16 +24,6 @@ class TrueFalseAnswer(AnswerWidget):
             id="truefalse",
         )
 
-    def input_widget(self) -> Widget:
-        return self.query_one(LetteredOptions)
-
-    @on(LetteredOptions.Chosen)
-    def _chosen(self, event: LetteredOptions.Chosen) -> None:
-        event.stop()
-        self.post_message(self.Changed())
-        if event.submit:
-            self.post_message(self.Submitted())
-
     def response(self) -> Any | Invalid:
-        chosen = self.query_one(LetteredOptions).chosen
-        return Invalid("ui.pick_one") if chosen is None else chosen == "true"
+        picked = self.picked()
+        return picked if isinstance(picked, Invalid) else picked == "true"

@@ -110,6 +110,20 @@ def test_a_file_draft_older_than_the_history_draft_is_left_alone():
     store.close()
 
 
+def test_a_file_draft_stamped_a_clock_tick_before_the_history_draft_still_counts_as_newer():
+    # The kernel stamps files from a coarse clock: a file written right after a history save can
+    # carry a time a few milliseconds before that save's (this made the test below flaky).
+    store = DraftStore()
+    store.save("q", "first")
+    path = draft_file("q")
+    path.parent.mkdir(parents=True)
+    path.write_text("second", encoding="utf-8")
+    saved_ns = store.history().draft("q").updated_ms * 1_000_000
+    os.utime(path, ns=(saved_ns - 4_000_000, saved_ns - 4_000_000))
+    assert store.load("q").text == "second"
+    store.close()
+
+
 def test_a_history_file_locked_mid_session_sends_that_save_to_the_file_and_nothing_is_lost():
     store = DraftStore(busy_timeout_s=0)
     assert store.save("q", "first") is None

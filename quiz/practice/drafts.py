@@ -32,6 +32,9 @@ MAX_DRAFT_BYTES: Final = 1 << 20
 """A draft larger than this is not code someone typed; such a file is set aside rather than loaded."""
 FOLDER: Final = "drafts"
 """The data directory's folder for drafts while the history file cannot be used."""
+MTIME_SLACK_MS: Final = 50
+"""A file's modification time comes from the kernel's coarse clock, which can trail `time.time()`
+by a tick: a draft file written just after a history save may look a few milliseconds older."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class DraftStore:
                 return self._from_file(aside, path, exc.reason)
             if isinstance(aside, DraftNote):
                 return LoadedDraft(stored.text if stored else None, aside)
-            if aside is None or (stored is not None and stored.updated_ms >= aside[1]):
+            if aside is None or (stored is not None and stored.updated_ms > aside[1] + MTIME_SLACK_MS):
                 return LoadedDraft(stored.text if stored else None)
             return self._take_back(question_id, path, aside, history)
         return self._from_file(aside, path, history)

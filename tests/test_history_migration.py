@@ -45,7 +45,7 @@ def test_the_fixture_is_a_v1_file():
 def test_a_v1_file_migrates_to_the_current_schema_keeping_everything(v1_file):
     before = snapshot(v1_file)
     with open_store(v1_file) as store:
-        assert schema.user_version(store.connection()) == schema.CURRENT == 2
+        assert schema.user_version(store.connection()) == schema.CURRENT == 3
         after = snapshot(v1_file)
         assert after["attempts"] == before["attempts"]
         assert after["cards"] == before["cards"] and after["easy"] == before["easy"] and after["settings"] == before["settings"]

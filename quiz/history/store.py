@@ -23,10 +23,11 @@ from urllib.parse import quote
 from fsrs import Scheduler
 
 from quiz import locations
-from quiz.history import cards, drafts, schema
+from quiz.history import cards, drafts, mocks, schema
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
+from quiz.history.mocks import AskedRow, MockRow, SpokenRow, StoredMock
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -250,6 +251,60 @@ class History:
         """Forget the draft of `key` (once its answer is submitted)."""
         with self._reporting(), self._transaction() as connection:
             drafts.discard_draft(connection, key)
+
+    # --- mock interviews ------------------------------------------------------------------
+
+    def start_mock(self, row: MockRow) -> None:
+        """Store a new sitting, committed before returning."""
+        with self._reporting(), self._transaction() as connection:
+            mocks.insert_mock(connection, row)
+
+    def mock_asked(self, row: AskedRow) -> None:
+        """Store that a question was put to the candidate, committed before returning."""
+        with self._reporting(), self._transaction() as connection:
+            mocks.insert_asked(connection, row)
+
+    def keep_spoken(self, row: SpokenRow) -> None:
+        """Store a spoken answer's notes and time until it is self-graded, committed before returning."""
+        with self._reporting(), self._transaction() as connection:
+            mocks.insert_spoken(connection, row)
+
+    def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
+        """Store a spoken answer's self-grades and record its attempt, in one transaction.
+
+        Raises ValueError when it is not awaiting self-grades (unknown or already graded)."""
+        assert row.levels is not None and row.graded_ms is not None
+        check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            if not mocks.set_levels(connection, row.id, row.levels, row.graded_ms):
+                raise ValueError(f"spoken answer {row.id} is not awaiting self-grades")
+            connection.execute(_INSERT, _row(attempt))
+            return cards.apply_attempt(connection, self._scheduler, attempt)
+
+    def finish_mock(self, mock_id: str, finished_ms: int) -> None:
+        with self._reporting(), self._transaction() as connection:
+            mocks.finish_mock(connection, mock_id, finished_ms)
+
+    def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:
+        """Sittings, oldest first: only those with `status` (running, finished) or `key` when given."""
+        with self._reporting():
+            return mocks.load_mocks(self.connection(), status=status, key=key)
+
+    def running_mocks(self) -> list[MockRow]:
+        """Sittings still running: interrupted ones, to offer for resuming."""
+        return self.mocks(status="running")
+
+    def mock(self, mock_id: str) -> StoredMock | None:
+        """Everything kept of sitting `mock_id`, or None when there is none."""
+        with self._reporting():
+            connection = self.connection()
+            row = mocks.load_mock(connection, mock_id)
+            if row is None:
+                return None
+            asked = mocks.load_asked(connection, mock_id)
+            spoken = mocks.load_spoken(connection, mock_id)
+        attempts = tuple(reversed(self.attempts(mock=mock_id)))
+        return StoredMock(row, tuple(asked), attempts, tuple(spoken))
 
     # --- internals -----------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
-"""The home screen: practise (everything, a selection, or what is due for review), browse the
-bank, statistics, settings, quit. The review entry shows how many questions are due.
+"""The home screen: practise (everything, a selection, or what is due for review), sit a mock
+interview, browse the bank, statistics, settings, quit. The review entry shows how many questions are due.
 
 Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
 picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
@@ -20,13 +20,15 @@ from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
+from quiz.mock.options import MockOptions
+from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartMock, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
 MENU = (
     "practice_all",
     "review_due",
+    "mock",
     "practice_topic",
     "practice_claim",
     "practice_difficulty",
@@ -81,6 +83,7 @@ class HomeScreen(QuizScreen):
         return {
             "practice_all": lambda: self.post_message(StartPractice(Selection())),
             "review_due": lambda: self.post_message(ReviewDue()),
+            "mock": self.set_up_mock,
             "practice_topic": self.pick_topic,
             "practice_claim": self.pick_claim,
             "practice_difficulty": self.pick_difficulty,
@@ -120,6 +123,15 @@ class HomeScreen(QuizScreen):
         from quiz.ui.screens.pick import KeyScreen
 
         self.app.push_screen(KeyScreen(self.lang, self.bank), self._practise("key"))
+
+    def set_up_mock(self) -> None:
+        from quiz.ui.screens.mocksetup import MockSetupScreen
+
+        def start(options: MockOptions | None) -> None:
+            if options is not None:
+                self.post_message(StartMock(options))
+
+        self.app.push_screen(MockSetupScreen(self.lang, self.bank), start)
 
     def _practise(self, field: str) -> Callable[[str | None], None]:
         """What to do with a picker's answer: practise the selection it names (None: nothing)."""

@@ -35,6 +35,7 @@ class SetupRefused(ValueError):
 class MockSetupScreen(TranslatedBindings, ModalScreen[MockOptions | None]):
     """The choices of a mock interview; dismisses with them, or None on Escape."""
 
+    CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, lang: str, bank: Bank, seed: int | None = None) -> None:
@@ -124,6 +125,7 @@ class MockSetupScreen(TranslatedBindings, ModalScreen[MockOptions | None]):
 class ResumeScreen(TranslatedBindings, ModalScreen[bool | None]):
     """An interview was interrupted: resume it (True) or start the new one (False); Esc: neither."""
 
+    CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, row: MockRow, lang: str) -> None:

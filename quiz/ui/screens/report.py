@@ -33,6 +33,7 @@ def reports_dir() -> Path:
 class ReportScreen(QuizScreen):
     """A mock interview's report: scores, each question, the trend and what to practise next."""
 
+    CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "mockapp.key_save_report", priority=True),
         Binding("f5", "practise_missed", "mockapp.key_practise_missed", priority=True),

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
@@ -57,14 +57,16 @@ class LevelPicker(Static, can_focus=True):
     def watch_level(self) -> None:
         self.update(self._text())
 
-    def _text(self) -> Text:
-        text = Text(f"{self.number}. {self.point}\n   ")
+    def _text(self) -> Content:
+        parts = [Content(f"{self.number}. {self.point}\n  ")]
         for n, name in enumerate(LEVELS):
             chosen = n == self.level
             # The mark carries the choice without colour (NO_COLOR); the style only repeats it.
-            text.append(f"{'●' if chosen else '○'} {n + 1} {tr(f'mockapp.level_{name}', self.lang)}", style="bold reverse" if chosen else "")
-            text.append("   ")
-        return text
+            label = f"{'●' if chosen else '○'} {n + 1} {tr(f'mockapp.level_{name}', self.lang)}"
+            parts.append(Content("\u00a0"))
+            parts.append(Content.styled(label, "bold reverse") if chosen else Content(label))
+            parts.append(Content("\u00a0\u00a0"))
+        return Content("").join(parts)
 
     def action_step(self, by: int) -> None:
         start = -1 if self.level is None and by > 0 else len(LEVELS) if self.level is None else self.level
@@ -78,6 +80,7 @@ class LevelPicker(Static, can_focus=True):
 class SelfGradeScreen(QuizScreen):
     """Grade each spoken answer of the interview against its checklist, point by point."""
 
+    CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "save", "mockapp.key_save_grades", priority=True)]
 
     def __init__(self, session: MockSession, lang: str) -> None:

@@ -215,7 +215,7 @@ class MockSession:
             else:
                 response = kind.read(variant, typed) if typed and text else None
                 if response is None or isinstance(response, Invalid):
-                    self._record(self._ungraded(variant, "no_answer", typed, self._taken()))
+                    self._record(self._ungraded(variant, "no_answer", typed if text else None, self._taken()))
                 else:
                     self._grade(variant, response, typed)
         self._close()

@@ -215,7 +215,7 @@ class MockSession:
             else:
                 response = kind.read(variant, typed) if typed and text else None
                 if response is None or isinstance(response, Invalid):
-                    self._record(self._ungraded(variant, "no_answer", typed, self._taken()))
+                    self._record(self._ungraded(variant, "no_answer", typed if text else None, self._taken()))
                 else:
                     self._grade(variant, response, typed)
         self._close()
@@ -249,7 +249,8 @@ class MockSession:
 
     def _finish(self) -> None:
         self.finished = True
-        self.recorder.finish_mock(self.mock_id, self._now_ms())
+        self._row = replace(self._row, status="finished", finished_ms=self._now_ms())
+        self.recorder.finish_mock(self.mock_id, self._row.finished_ms or 0)
 
     def _advance(self) -> None:
         """Ask the next question: a follow-up if one fits the time left, else the next planned."""
@@ -324,8 +325,7 @@ class MockSession:
 
     def stored(self) -> StoredMock:
         """The sitting as history keeps it (from memory: the same whether or not the file is usable)."""
-        row = replace(self._row, status="finished" if self.finished else "running")
-        return StoredMock(row, tuple(a.row for a in self._asked), tuple(self._attempts), tuple(self._spoken))
+        return StoredMock(self._row, tuple(a.row for a in self._asked), tuple(self._attempts), tuple(self._spoken))
 
     def report(self) -> MockReport:
         """The report of this sitting, compared with the candidate's earlier finished mocks."""

@@ -11,16 +11,19 @@ import pytest
 from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import fixture_bank
+from mock_app_helpers import SetClock
+from mock_app_helpers import mock_app as mock_app_on
+from mock_app_helpers import plan_of as plan_of_bank
 from pilot_waits import settle
 from quiz.bank import Bank, load_bank
 from quiz.history.recorder import Recorder
 from quiz.history.store import History, open_history
-from quiz.mock.compose import MockPlan, PlannedQuestion, bank_fingerprint, variant_seed
-from quiz.mock.options import MockOptions, mock_key
+from quiz.mock.compose import MockPlan
+from quiz.mock.options import MockOptions
 from quiz.mock.session import MockSession
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
-from quiz.ui.app import QuizApp, make_app
+from quiz.ui.app import QuizApp
 from quiz.ui.screens.mock import MockScreen
 from quiz.ui.screens.mocksetup import MockSetupScreen, ResumeScreen
 from quiz.ui.screens.report import ReportScreen
@@ -29,31 +32,14 @@ from quiz.ui.screens.selfgrade import LevelPicker, SelfGradeScreen
 SIZE = (80, 24)
 BANK = fixture_bank()
 LANGS = ["en", "ja"]
-WALL = 1_750_000_000.0
-
-
-class SetClock:
-    """The interview clock and the wall clock, moved together by the test."""
-
-    def __init__(self) -> None:
-        self.now = 5_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def wall(self) -> float:
-        return WALL + self.now
 
 
 def plan_of(*question_ids: str, minutes: float = 10.0, seed: int = 3, bank: Bank = BANK) -> MockPlan:
-    """A plan asking exactly these questions, in this order."""
-    options = MockOptions(minutes=minutes, seed=seed, questions=len(question_ids))
-    questions = tuple(PlannedQuestion(i, variant_seed(seed, i), float(bank.questions[i].time)) for i in question_ids)
-    return MockPlan(mock_key(options, bank_fingerprint(bank)), options, questions)
+    return plan_of_bank(bank, *question_ids, minutes=minutes, seed=seed)
 
 
 def mock_app(plan: MockPlan | None, clock: SetClock, lang: str = "en", feedback: str = "end", bank: Bank = BANK) -> QuizApp:
-    return make_app(bank=bank, lang=lang, mock=plan, mock_feedback=feedback, mock_clock=clock, mock_wall=clock.wall, mock_ticking=False)
+    return mock_app_on(bank, plan, clock, lang, feedback)
 
 
 def stored() -> History:

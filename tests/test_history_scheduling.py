@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 
 import pytest
 from fsrs import Card, Rating, Scheduler, State
@@ -43,7 +42,7 @@ def test_card_ids_are_stable_positive_63_bit_integers_distinct_per_question():
 
 
 def test_datetimes_given_to_fsrs_are_in_timezone_utc():
-    assert at_datetime(START_MS).tzinfo is timezone.utc
+    assert at_datetime(START_MS).tzinfo is UTC
 
 
 def test_without_fuzz_our_cards_are_fsrs_own():

@@ -16,7 +16,7 @@ from quiz.commands.history_access import add_lang_argument
 DEFAULT_LIMIT = 20
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "history",
         parents=parents,

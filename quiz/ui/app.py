@@ -28,9 +28,9 @@ from textual.worker import get_current_worker
 from quiz import locations
 from quiz.bank import Bank, Selection, SelectionError, SkippedQuestion, load_bank
 from quiz.format.yaml_source import ReadingStopped
-from quiz.i18n import LANGUAGES, tr
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
+from quiz.i18n import LANGUAGES, tr
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks

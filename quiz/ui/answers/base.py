@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.content import Content
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 

@@ -14,6 +14,7 @@ overwritten. Problems come back as `DraftNote`s, for the screen to say.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -139,10 +140,8 @@ class DraftStore:
             history.save_draft(question_id, text, at_ms)
         except (HistoryUnavailable, ValueError):
             return LoadedDraft(text)  # the file stays, and stays the newer draft
-        try:
+        with contextlib.suppress(OSError):  # its text is in the history file now, and the newer of the two is still read
             path.unlink()
-        except OSError:
-            pass  # its text is in the history file now, and the newer of the two is still read
         return LoadedDraft(text)
 
 

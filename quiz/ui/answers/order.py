@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
@@ -22,7 +22,7 @@ MOVE = Binding.Group("ui.key_move", compact=True)
 class OrderList(ListView):
     """The steps, one per line; Enter submits the order as it stands."""
 
-    BINDINGS = [Binding("enter", "submit", "ui.key_submit_order", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "ui.key_submit_order", show=False)]
 
     class SubmitRequested(Message):
         """The learner pressed Enter in the list."""
@@ -35,7 +35,7 @@ class OrderAnswer(AnswerWidget):
     """Steps put in order: ctrl+↑/↓ (or shift+↑/↓) move the highlighted step."""
 
     HELP = "ui.help_answer_order"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+up,shift+up", "move(-1)", "ui.key_move_up", group=MOVE),
         Binding("ctrl+down,shift+down", "move(1)", "ui.key_move_down", group=MOVE),
     ]

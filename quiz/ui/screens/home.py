@@ -9,10 +9,11 @@ picker and then says what the learner chose with a message (`StartPractice`, `Op
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
@@ -46,7 +47,7 @@ def review_entry(due: int | None, lang: str) -> str:
 class HomeScreen(QuizScreen):
     """Where every session starts."""
 
-    BINDINGS = [Binding("f8", "open_settings", "ui.key_settings")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f8", "open_settings", "ui.key_settings")]
 
     due: reactive[int | None] = reactive(None, init=False)
     """Questions due for review now (None until history is open, or without history)."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -57,7 +58,7 @@ def difficulty_choices(bank: Bank, lang: str) -> list[Choice]:
 class PickScreen(TranslatedBindings, ModalScreen[str | None]):
     """Pick one item from a list; dismisses with its value, or None on Escape."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, title: str, choices: list[Choice], lang: str) -> None:
         super().__init__()
@@ -90,7 +91,7 @@ class PickScreen(TranslatedBindings, ModalScreen[str | None]):
 class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
     """Type a question id or a variant key (`id#seed`); unknown ids get a suggestion."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, lang: str, bank: Bank) -> None:
         super().__init__()

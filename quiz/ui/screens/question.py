@@ -13,10 +13,12 @@ field or option list is always on screen; below 60×16 a note asks for a larger 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Header, Static
@@ -52,9 +54,9 @@ def time_budget(seconds: int) -> str:
 class QuestionScreen(QuizScreen):
     """Practise the questions of one session, one variant at a time."""
 
-    COMMANDS = {QuestionCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {QuestionCommands}
     # F-keys and ctrl combinations only: letters belong to the answer.
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
         Binding("f2", "hint", "ui.key_hint", priority=True),
         Binding("f3", "give_up", "ui.key_give_up", priority=True),

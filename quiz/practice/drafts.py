@@ -150,7 +150,7 @@ class DraftSaver:
     is saved. `on_note` hears each save's note (None when it went to the history file) from that
     thread."""
 
-    def __init__(self, store: DraftStore, question_id: str, on_note: Callable[[DraftNote | None], None]) -> None:
+    def __init__(self, store: DraftStore, question_id: str, on_note: Callable[[DraftNote | None], object]) -> None:
         self._store = store
         self._question_id = question_id
         self._on_note = on_note

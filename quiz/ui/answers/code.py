@@ -29,6 +29,7 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
@@ -97,7 +98,7 @@ class CodeEditorAnswer(AnswerWidget):
 
     @property
     def question_id(self) -> str:
-        return self.variant.question.id  # type: ignore[no-any-return]
+        return self.variant.question.id
 
     @property
     def running(self) -> bool:
@@ -154,7 +155,7 @@ class CodeEditorAnswer(AnswerWidget):
         """Say a note about the draft once, until a save says something else."""
         said = note.message() if note is not None else None
         if note is not None and said != self._note:
-            severity = "warning" if note.key == "draft_elsewhere" else "error"
+            severity: SeverityLevel = "warning" if note.key == "draft_elsewhere" else "error"
             self.notify(note.message(self.lang), severity=severity, timeout=15)
         self._note = said
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, ListItem, ListView
 
-from quiz.answers import Invalid
+from quiz.types.order import TYPE as ORDER
 from quiz.ui.answers.base import AnswerWidget, plain
 from quiz.variants.shuffle import display_order
 
@@ -41,11 +41,11 @@ class OrderAnswer(AnswerWidget):
     ]
 
     def compose(self) -> ComposeResult:
-        self._order = display_order(self.variant, len(self.variant.question.items))
+        self._order = display_order(self.variant, len(ORDER.question_of(self.variant).items))
         yield OrderList(*self._items(), id="order")
 
     def _items(self) -> list[ListItem]:
-        items = [item.text for item in self.variant.question.items]
+        items = [item.text for item in ORDER.question_of(self.variant).items]
         return [ListItem(Label(Content(f"{n}. ") + plain(self.variant, items[i], self.lang))) for n, i in enumerate(self._order, 1)]
 
     def input_widget(self) -> Widget:
@@ -67,5 +67,5 @@ class OrderAnswer(AnswerWidget):
         event.stop()
         self.post_message(self.Submitted())
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> tuple[int, ...]:
         return tuple(self._order)

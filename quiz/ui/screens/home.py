@@ -25,6 +25,14 @@ from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDu
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
+PICKED: dict[str, Callable[[str], Selection]] = {
+    "topic": lambda value: Selection(topic=value),
+    "claim": lambda value: Selection(claim=value),
+    "difficulty": lambda value: Selection(difficulty=int(value)),
+    "key": lambda value: Selection(key=value),
+}
+"""The selection each picker's answer names, by the picker's field."""
+
 MENU = (
     "practice_all",
     "review_due",
@@ -127,6 +135,6 @@ class HomeScreen(QuizScreen):
 
         def practise(value: str | None) -> None:
             if value is not None:
-                self.post_message(StartPractice(Selection(**{field: int(value) if field == "difficulty" else value})))
+                self.post_message(StartPractice(PICKED[field](value)))
 
         return practise

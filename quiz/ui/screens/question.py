@@ -29,6 +29,7 @@ from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
+from quiz.types.explain import TYPE as EXPLAIN
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.explain import ExplainAnswer
@@ -106,7 +107,8 @@ class QuestionScreen(QuizScreen):
 
     async def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)
-        await self.show_variant(self.session.variant or self.session.next_question())
+        # Through _move: a round with nothing left to draw says so instead of failing.
+        await self._move(lambda: self.session.variant or self.session.next_question())
 
     # -- state ------------------------------------------------------------------------------
 
@@ -123,15 +125,14 @@ class QuestionScreen(QuizScreen):
         variant = self.variant
         if action in ANSWERING and (variant is None or self.too_small):
             return False
-        assert variant is not None or action not in ANSWERING
         if action in ("submit", "give_up"):
             return not self.answered
         if action == "hint":
-            return not self.answered and self.hints_shown < len(variant.question.hints)  # type: ignore[union-attr]
+            return variant is not None and not self.answered and self.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
             return not self.answered and not self.model_shown and bool(self.query(ExplainAnswer))
         if action == "fresh_variant":
-            return variant.question.is_parametric  # type: ignore[union-attr,no-any-return]
+            return variant is not None and variant.question.is_parametric
         if action == "more_worked":
             return self.more_worked
         if action == "easy":
@@ -273,7 +274,7 @@ class QuestionScreen(QuizScreen):
         title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)
         model = MathMarkdown(id="model-answer")
         await self.query_one("#model-area").mount_all([title, model])
-        await model.update(variant.text(variant.question.model_answer, self.lang))
+        await model.update(variant.text(EXPLAIN.question_of(variant).model_answer, self.lang))
         await widget.reveal()
         self.model_shown = True
         # The model answer is read from its first line; the checklist below has the focus.

@@ -136,7 +136,8 @@ def test_a_store_card_is_what_fsrs_gives_for_the_ratings(tmp_path):
     reference = Scheduler(enable_fuzzing=False)
     card = Card(card_id=card_id_for("softmax-two"), due=at_datetime(START_MS))
     with open_store(tmp_path / "history.sqlite3") as store:
-        for record, rating in zip(outcomes("softmax-two"), [Rating.Good, Rating.Again, Rating.Hard, Rating.Again, Rating.Hard, Rating.Good, Rating.Good]):
+        ratings = [Rating.Good, Rating.Again, Rating.Hard, Rating.Again, Rating.Hard, Rating.Good, Rating.Good]
+        for record, rating in zip(outcomes("softmax-two"), ratings):
             store.record(record)
             card, _ = reference.review_card(card, rating, record.at, record.duration_ms)
             assert store.card("softmax-two").card.to_dict() == card.to_dict()

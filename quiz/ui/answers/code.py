@@ -22,7 +22,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Final
+from typing import ClassVar, Final
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
@@ -208,7 +208,7 @@ class CodeEditorAnswer(AnswerWidget):
             if wait:
                 run.done.wait(STOP_WAIT_SECONDS)
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> CodeAnswer | Invalid:
         source = self.editor.text
         if self._ready is None or self._ready[0] != source:
             return Invalid("ui.code_run_first")

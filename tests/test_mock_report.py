@@ -17,7 +17,13 @@ from quiz.mock.report_text import report_json, report_json_text, report_markdown
 from quiz.practice.session import PracticeSession
 
 # Follow-ups are left out of these (see test_mock_session): none of the first three has any.
-PLAN = ("trained-scores-unit-variance", "divide-by-dk-score-spread", "decode-step-gqa-shapes", "explain-scale-not-uniform", "causal-leak-perturbation-test")
+PLAN = (
+    "trained-scores-unit-variance",
+    "divide-by-dk-score-spread",
+    "decode-step-gqa-shapes",
+    "explain-scale-not-uniform",
+    "causal-leak-perturbation-test",
+)
 MISSED = ("divide-by-dk-score-spread", "decode-step-gqa-shapes")
 
 

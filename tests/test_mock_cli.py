@@ -132,3 +132,43 @@ def test_adaptive_weighs_the_weakest_topics_and_mistakes_from_history(capsys):
     assert weights.get("trained-scores-unit-variance", 0.0) == 0.0
     code, out, _ = run(capsys, "--adaptive", "--seed", "5", "--minutes", "10", "--interviewer")
     assert code == 0 and "mock-5-10m-a-" in out
+
+
+def test_a_mock_travels_with_export_and_import_and_reports_the_same(capsys, tmp_path, monkeypatch):
+    clock = FakeClock()
+    session = start(plan_of("trained-scores-unit-variance", "explain-scale-not-uniform", minutes=4), clock)
+    answer_rightly(session, clock, 20)
+    answer_rightly(session, clock, 30)  # spoken: 190 s left, no room for a 240 s follow-up
+    [item] = session.pending_self_grades()
+    session.self_grade(item.id, ["good"] * len(item.checklist))
+    report = run(capsys, "--report", "--format", "json")[1]
+    exported = tmp_path / "history.jsonl"
+    assert main(["export", "-o", str(exported)]) == 0
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[-1])["record"] == "mock" and len(lines) == 3
+    monkeypatch.setenv("QUIZ_DATA_DIR", str(tmp_path / "elsewhere"))
+    assert main(["import", str(exported)]) == 0
+    capsys.readouterr()
+    assert run(capsys, "--report", "--format", "json")[1] == report
+    assert main(["import", str(exported)]) == 0  # twice: nothing added, nothing changed
+    capsys.readouterr()
+    assert run(capsys, "--report", "--format", "json")[1] == report
+
+
+def test_a_bad_mock_record_stops_the_import_with_its_line_and_adds_nothing(capsys, tmp_path):
+    sat_mock()
+    exported = tmp_path / "history.jsonl"
+    assert main(["export", "-o", str(exported)]) == 0
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[-1])
+    record["spoken"] = [{"id": "not-a-uuid"}]
+    record["id"] = "another-mock"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([*lines[:-1], json.dumps(record)]) + "\n", encoding="utf-8")
+    with open_store(history_path()) as store:
+        before = (store.attempt_count(), [m.id for m in store.mocks()])
+    code = main(["import", str(bad)])
+    err = capsys.readouterr().err
+    assert code == 1 and f"{bad}:{len(lines)}:" in err and "a spoken answer: missing" in err
+    with open_store(history_path()) as store:
+        assert (store.attempt_count(), [m.id for m in store.mocks()]) == before

@@ -165,13 +165,20 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
-    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
-        """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
-        then rebuild the cards of their questions. Returns (added, already present)."""
+    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = ()) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark) and mock sittings that are not here yet, all in
+        one transaction, then rebuild the cards of their questions. Returns (added, already present)
+        attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
         insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
+            for sitting in sittings:
+                if mocks.insert_or_keep_mock(connection, sitting.row):
+                    for asked in sitting.asked:
+                        mocks.insert_asked(connection, asked, keep=True)
+                    for spoken in sitting.spoken:
+                        mocks.insert_spoken(connection, spoken, keep=True)
             added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",

@@ -243,3 +243,13 @@ def test_after_kill_9_past_the_deadline_the_mock_is_closed_as_over_time():
 
 def test_resume_of_an_unknown_mock_is_none():
     assert MockSession.resume(BANK, Recorder(), "no-such-mock") is None
+
+
+def test_an_answer_submitted_after_the_deadline_counts_and_ends_the_interview():
+    clock = FakeClock()
+    session = start(plan_of("logit-soft-capping", "trained-scores-unit-variance", minutes=1), clock)
+    clock.advance(61)  # the app's last tick had not yet noticed
+    result = session.submit(right_answer(session.current))
+    assert result.verdict == "correct" and session.finished and session.current is None
+    verdicts = {a.question: a.verdict for a in session.stored().attempts}
+    assert verdicts == {"logit-soft-capping": "correct", "trained-scores-unit-variance": "not_reached"}

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 from quiz.answers.outcome import Invalid
 from quiz.bank import Bank
 from quiz.grading.grade import grade
-from quiz.grading.result import Result, Verdict, verdict_for
+from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
-from quiz.history.mocks import LEVELS, AskedRow, MockRow, SpokenRow, StoredMock, self_grade_score
+from quiz.history.mocks import LEVELS, AskedRow, MockRow, SpokenRow, StoredMock
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, variant_seed
-from quiz.mock.options import MockOptions
+from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
@@ -366,37 +366,3 @@ class MockSession:
             return make_variant(compiled, seed)
         except VariantError:
             return None
-
-
-def spoken_attempt(row: SpokenRow) -> AttemptRecord:
-    """The attempt a self-graded spoken answer becomes: its id, time and notes, the levels' score."""
-    assert row.levels is not None
-    score = self_grade_score(row.levels)
-    return AttemptRecord(
-        id=row.id, at_ms=row.at_ms, question=row.question, version=row.version, key=row.key, seed=row.seed, inputs=row.inputs,
-        lang=row.lang, mode="mock", response=row.notes, score=score, verdict=str(verdict_for(score)),
-        duration_ms=row.duration_ms, mock=row.mock,
-    )  # fmt: skip
-
-
-def options_json(options: MockOptions) -> dict[str, Any]:
-    """The options as stored with a sitting."""
-    return {
-        "minutes": options.minutes, "questions": options.questions, "topics": list(options.topics),
-        "difficulty": options.difficulty, "seed": options.seed, "adaptive": options.adaptive,
-    }  # fmt: skip
-
-
-def plan_json(plan: MockPlan) -> list[dict[str, Any]]:
-    return [{"question": q.question_id, "seed": q.seed, "budget": q.budget} for q in plan.questions]
-
-
-def plan_from_json(row: MockRow) -> MockPlan:
-    """The plan stored with a sitting (what was composed then, whatever the bank holds now)."""
-    o = row.options
-    options = MockOptions(
-        minutes=float(o["minutes"]), questions=o.get("questions"), topics=tuple(o.get("topics", ())),
-        difficulty=o.get("difficulty"), seed=int(o.get("seed", 0)), adaptive=bool(o.get("adaptive", False)), feedback=row.feedback,
-    )  # fmt: skip
-    questions = tuple(PlannedQuestion(str(q["question"]), int(q["seed"]), float(q["budget"])) for q in row.plan)
-    return MockPlan(row.key, options, questions)

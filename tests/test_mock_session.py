@@ -253,3 +253,27 @@ def test_an_answer_submitted_after_the_deadline_counts_and_ends_the_interview():
     assert result.verdict == "correct" and session.finished and session.current is None
     verdicts = {a.question: a.verdict for a in session.stored().attempts}
     assert verdicts == {"logit-soft-capping": "correct", "trained-scores-unit-variance": "not_reached"}
+
+
+def test_after_a_reboot_the_time_elapsed_is_taken_from_the_wall_clock():
+    clock = FakeClock()
+    plan = plan_of("trained-scores-unit-variance", "decode-step-gqa-shapes", minutes=5)
+    first = MockSession.start(BANK, plan, Recorder(), lang="en", clock=clock, wall=clock.wall, boot="boot-1")
+    answer_rightly(first, clock, 20)
+    rebooted = FakeClock(start=12.0)  # the interview clock starts again from zero after a reboot
+    rebooted.wall_offset = clock.wall() + 40 - rebooted.now  # 40 s after the answer, by the wall clock
+    session = MockSession.resume(BANK, Recorder(), first.mock_id, clock=rebooted, wall=rebooted.wall, boot="boot-2")
+    assert session.interview.elapsed() == pytest.approx(60) and session.current.question.id == "decode-step-gqa-shapes"
+
+
+def test_a_finished_mock_comes_back_with_its_spoken_answers_to_self_grade():
+    clock = FakeClock()
+    session = start(plan_of("explain-scale-not-uniform", minutes=1), clock)
+    clock.advance(60)
+    session.time_out("notes")
+    again = MockSession.resume(BANK, Recorder(), session.mock_id, clock=clock, wall=clock.wall)
+    assert again.finished and again.current is None
+    [item] = again.pending_self_grades()
+    again.self_grade(item.id, ["strong"] * len(item.checklist))
+    with stored_history() as history:
+        assert [a.score for a in history.attempts(mock=session.mock_id)] == [1.0]

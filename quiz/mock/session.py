@@ -69,7 +69,7 @@ class _Asked:
 class MockSession:
     """One sitting of a mock interview. Use `start` or `resume`."""
 
-    def __init__(self, bank: Bank, plan: MockPlan, recorder: Recorder, row: MockRow, *, clock: Clock, wall: Clock) -> None:
+    def __init__(self, bank: Bank, plan: MockPlan, recorder: Recorder, row: MockRow, *, clock: Clock, wall: Clock, boot: str | None) -> None:
         self.bank = bank
         self.plan = plan
         self.recorder = recorder
@@ -81,7 +81,7 @@ class MockSession:
         self._wall = wall
         start = StoredStart(row.start_clock, row.start_wall, row.start_boot)
         # The interview's start on `clock`: the stored start, wherever this process began.
-        self._origin = clock() - start.elapsed(clock, wall)
+        self._origin = clock() - start.elapsed(clock, wall, boot)
         self._asked: list[_Asked] = []
         self._attempts: list[AttemptRecord] = []
         self._spoken: list[SpokenRow] = []
@@ -93,33 +93,36 @@ class MockSession:
     @classmethod
     def start(
         cls, bank: Bank, plan: MockPlan, recorder: Recorder, *, lang: str, feedback: str = "end",
-        clock: Clock = interview_clock, wall: Clock = time.time,
+        clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None,
     ) -> MockSession:  # fmt: skip
-        """Start `plan` now: the sitting is stored, then its first question is asked."""
+        """Start `plan` now: the sitting is stored, then its first question is asked. `boot` is
+        this boot's id (default: the system's; tests give one)."""
         if feedback not in ("end", "each"):
             raise ValueError(f"feedback must be end or each, got {feedback!r}")
-        start = StoredStart.now(clock, wall)
+        start = StoredStart.now(clock, wall, boot)
         row = MockRow(
             id=new_attempt_id(), key=plan.key, options=options_json(plan.options), plan=plan_json(plan), lang=lang,
             feedback=feedback, start_clock=start.clock, start_wall=start.wall, start_boot=start.boot,
             started_ms=int(start.wall * 1000),
         )  # fmt: skip
         recorder.start_mock(row)
-        session = cls(bank, plan, recorder, row, clock=clock, wall=wall)
+        session = cls(bank, plan, recorder, row, clock=clock, wall=wall, boot=boot)
         session._advance()
         return session
 
     @classmethod
-    def resume(cls, bank: Bank, recorder: Recorder, mock_id: str, *, clock: Clock = interview_clock, wall: Clock = time.time) -> MockSession | None:
-        """The stored sitting `mock_id` again, its clock running from its stored start: the
-        unanswered question asked again, or, past the deadline, closed as over time. A finished
-        sitting comes back finished (its spoken answers may still await self-grading). None when
-        it is not stored (or the history cannot be read)."""
+    def resume(
+        cls, bank: Bank, recorder: Recorder, mock_id: str, *, clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None
+    ) -> MockSession | None:
+        """The stored sitting `mock_id` again, its clock running from its stored start (by the
+        wall clock after a reboot): the unanswered question asked again, or, past the deadline,
+        closed as over time. A finished sitting comes back finished (its spoken answers may
+        still await self-grading). None when it is not stored (or the history cannot be read)."""
         stored = recorder.stored_mock(mock_id)
         if stored is None:
             return None
         plan = plan_from_json(stored.row)
-        session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall)
+        session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall, boot=boot)
         session._restore(stored)
         return session
 

@@ -27,7 +27,7 @@ from quiz.history import cards, drafts, mocks, schema
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
-from quiz.history.mocks import AskedRow, MockRow, SpokenRow, StoredMock
+from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -261,20 +261,28 @@ class History:
 
     # --- mock interviews ------------------------------------------------------------------
 
-    def start_mock(self, row: MockRow) -> None:
-        """Store a new sitting, committed before returning."""
-        with self._reporting(), self._transaction() as connection:
-            mocks.insert_mock(connection, row)
+    def save_mock(self, progress: MockProgress) -> None:
+        """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
+        attempts with their card updates, questions asked, and the finish, in that order.
 
-    def mock_asked(self, row: AskedRow) -> None:
-        """Store that a question was put to the candidate, committed before returning."""
+        Raises ValueError for an invalid attempt or an id already recorded."""
+        for attempt in progress.attempts:
+            check(attempt)
         with self._reporting(), self._transaction() as connection:
-            mocks.insert_asked(connection, row)
-
-    def keep_spoken(self, row: SpokenRow) -> None:
-        """Store a spoken answer's notes and time until it is self-graded, committed before returning."""
-        with self._reporting(), self._transaction() as connection:
-            mocks.insert_spoken(connection, row)
+            if progress.mock is not None:
+                mocks.insert_mock(connection, progress.mock)
+            for spoken in progress.spoken:
+                mocks.insert_spoken(connection, spoken)
+            for attempt in progress.attempts:
+                try:
+                    connection.execute(_INSERT, _row(attempt))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+                cards.apply_attempt(connection, self._scheduler, attempt)
+            for asked in progress.asked:
+                mocks.insert_asked(connection, asked)
+            if progress.finished_ms is not None:
+                mocks.finish_mock(connection, progress.mock_id, progress.finished_ms)
 
     def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
         """Store a spoken answer's self-grades and record its attempt, in one transaction.
@@ -287,10 +295,6 @@ class History:
                 raise ValueError(f"spoken answer {row.id} is not awaiting self-grades")
             connection.execute(_INSERT, _row(attempt))
             return cards.apply_attempt(connection, self._scheduler, attempt)
-
-    def finish_mock(self, mock_id: str, finished_ms: int) -> None:
-        with self._reporting(), self._transaction() as connection:
-            mocks.finish_mock(connection, mock_id, finished_ms)
 
     def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:
         """Sittings, oldest first: only those with `status` (running, finished) or `key` when given."""

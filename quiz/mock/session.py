@@ -26,7 +26,7 @@ from quiz.bank import Bank
 from quiz.grading.grade import grade
 from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
-from quiz.history.mocks import LEVELS, AskedRow, MockRow, SpokenRow, StoredMock
+from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
@@ -86,6 +86,7 @@ class MockSession:
         self._attempts: list[AttemptRecord] = []
         self._spoken: list[SpokenRow] = []
         self._queue: list[PlannedQuestion] = list(plan.questions)
+        self._progress = MockProgress(row.id)  # written when the step that made it ends
         self.finished = False
 
     # -- starting and resuming ------------------------------------------------------------------
@@ -105,9 +106,10 @@ class MockSession:
             feedback=feedback, start_clock=start.clock, start_wall=start.wall, start_boot=start.boot,
             started_ms=int(start.wall * 1000),
         )  # fmt: skip
-        recorder.start_mock(row)
         session = cls(bank, plan, recorder, row, clock=clock, wall=wall, boot=boot)
+        session._progress.mock = row
         session._advance()
+        session._save()
         return session
 
     @classmethod
@@ -124,6 +126,7 @@ class MockSession:
         plan = plan_from_json(stored.row)
         session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall, boot=boot)
         session._restore(stored)
+        session._save()
         return session
 
     def _restore(self, stored: StoredMock) -> None:
@@ -203,6 +206,7 @@ class MockSession:
             self._close()
         else:
             self._advance()
+        self._save()
         return result
 
     def time_out(self, typed: str | None) -> None:
@@ -222,6 +226,7 @@ class MockSession:
                 else:
                     self._grade(variant, response, typed)
         self._close()
+        self._save()
 
     def _grade(self, variant: Variant, response: Any, typed: str | None) -> Result:
         result = grade(variant, response)
@@ -238,7 +243,7 @@ class MockSession:
             notes=notes or None, at_ms=self._now_ms(), duration_ms=capped_duration_ms(seconds, variant.question.time),
         )  # fmt: skip
         self._spoken.append(row)
-        self.recorder.keep_spoken(row)
+        self._progress.spoken.append(row)
         return Result(score=0.0, verdict=Verdict.INCORRECT, raw_score=0.0, details={"self_grade": row.id})
 
     def _close(self) -> None:
@@ -253,7 +258,7 @@ class MockSession:
     def _finish(self) -> None:
         self.finished = True
         self._row = replace(self._row, status="finished", finished_ms=self._now_ms())
-        self.recorder.finish_mock(self.mock_id, self._row.finished_ms or 0)
+        self._progress.finished_ms = self._row.finished_ms
 
     def _advance(self) -> None:
         """Ask the next question: a follow-up if one fits the time left, else the next planned."""
@@ -287,7 +292,7 @@ class MockSession:
         shown = self.interview.elapsed()
         row = AskedRow(self.mock_id, len(self._asked) + 1, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
         self._asked.append(_Asked(row, variant))
-        self.recorder.mock_asked(row)
+        self._progress.asked.append(row)
         return True
 
     # -- self-grading and the report ------------------------------------------------------------
@@ -349,7 +354,13 @@ class MockSession:
 
     def _record(self, attempt: AttemptRecord) -> None:
         self._attempts.append(attempt)
-        self.recorder.record(attempt)
+        self._progress.attempts.append(attempt)
+
+    def _save(self) -> None:
+        """Commit what this step added, in one transaction, before the caller sees its result."""
+        progress, self._progress = self._progress, MockProgress(self.mock_id)
+        if progress:
+            self.recorder.save_mock(progress)
 
     def _ungraded(self, variant: Variant, verdict: str, typed: str | None, seconds: float | None) -> AttemptRecord:
         question = variant.question

@@ -87,6 +87,7 @@ class MockSession:
         self._spoken: list[SpokenRow] = []
         self._queue: list[PlannedQuestion] = list(plan.questions)
         self._progress = MockProgress(row.id)  # written when the step that made it ends
+        self._last_position = 0  # of the questions asked, stored ones included
         self.finished = False
 
     # -- starting and resuming ------------------------------------------------------------------
@@ -132,6 +133,7 @@ class MockSession:
     def _restore(self, stored: StoredMock) -> None:
         self._attempts = list(stored.attempts)
         self._spoken = list(stored.spoken)
+        self._last_position = max((row.position for row in stored.asked), default=0)
         for row in stored.asked:
             variant = self._variant(row.question, row.seed)
             if variant is not None:
@@ -238,7 +240,7 @@ class MockSession:
     def _keep_spoken(self, variant: Variant, notes: str | None) -> Result:
         seconds = self._taken()
         row = SpokenRow(
-            id=new_attempt_id(), mock=self.mock_id, position=len(self._asked), question=variant.question.id,
+            id=new_attempt_id(), mock=self.mock_id, position=self._asked[-1].row.position, question=variant.question.id,
             version=variant.question.version, key=variant.key, seed=variant.seed, inputs=variant.inputs, lang=self.lang,
             notes=notes or None, at_ms=self._now_ms(), duration_ms=capped_duration_ms(seconds, variant.question.time),
         )  # fmt: skip
@@ -263,8 +265,7 @@ class MockSession:
     def _advance(self) -> None:
         """Ask the next question: a follow-up if one fits the time left, else the next planned."""
         follow_up = self._follow_up()
-        if follow_up is not None:
-            self._ask(follow_up, self._asked[-1].row.question)
+        if follow_up is not None and self._ask(follow_up, self._asked[-1].row.question):
             return
         while self._queue:
             planned = self._queue.pop(0)
@@ -290,7 +291,8 @@ class MockSession:
         if variant is None:
             return False
         shown = self.interview.elapsed()
-        row = AskedRow(self.mock_id, len(self._asked) + 1, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
+        self._last_position += 1
+        row = AskedRow(self.mock_id, self._last_position, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
         self._asked.append(_Asked(row, variant))
         self._progress.asked.append(row)
         return True

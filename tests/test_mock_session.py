@@ -277,3 +277,13 @@ def test_a_finished_mock_comes_back_with_its_spoken_answers_to_self_grade():
     again.self_grade(item.id, ["strong"] * len(item.checklist))
     with stored_history() as history:
         assert [a.score for a in history.attempts(mock=session.mock_id)] == [1.0]
+
+
+def test_time_out_after_the_end_changes_nothing():
+    clock = FakeClock()
+    session = start(plan_of("trained-scores-unit-variance", minutes=1), clock)
+    answer_rightly(session, clock)
+    before = session.stored()
+    clock.advance(100)
+    session.time_out("true")
+    assert session.stored() == before

@@ -214,7 +214,9 @@ class MockSession:
     def time_out(self, typed: str | None) -> None:
         """The deadline passed: `typed` counts if it reads as an answer to the current question
         (else "no answer", never an empty answer graded); every question not reached is recorded
-        as such, and the interview ends."""
+        as such, and the interview ends. Nothing happens once it has ended."""
+        if self.finished:
+            return
         variant = self.current
         if variant is not None:
             kind = type_of(variant.question)

@@ -306,16 +306,18 @@ class History:
         return self.mocks(status="running")
 
     def mock(self, mock_id: str) -> StoredMock | None:
-        """Everything kept of sitting `mock_id`, or None when there is none."""
+        """Everything kept of sitting `mock_id`, read at one moment; None when there is none."""
         with self._reporting():
             connection = self.connection()
-            row = mocks.load_mock(connection, mock_id)
-            if row is None:
-                return None
-            asked = mocks.load_asked(connection, mock_id)
-            spoken = mocks.load_spoken(connection, mock_id)
-        attempts = tuple(reversed(self.attempts(mock=mock_id)))
-        return StoredMock(row, tuple(asked), attempts, tuple(spoken))
+            connection.execute("BEGIN")  # one snapshot: another process may be adding to it
+            try:
+                row = mocks.load_mock(connection, mock_id)
+                asked = mocks.load_asked(connection, mock_id)
+                spoken = mocks.load_spoken(connection, mock_id)
+                attempts = tuple(reversed(self.attempts(mock=mock_id)))
+            finally:
+                connection.execute("COMMIT")
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
 
     # --- internals -----------------------------------------------------------------------
 

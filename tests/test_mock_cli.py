@@ -172,3 +172,11 @@ def test_a_bad_mock_record_stops_the_import_with_its_line_and_adds_nothing(capsy
     assert code == 1 and f"{bad}:{len(lines)}:" in err and "a spoken answer: missing" in err
     with open_store(history_path()) as store:
         assert (store.attempt_count(), [m.id for m in store.mocks()]) == before
+
+
+def test_adaptive_weighs_the_questions_that_catch_the_mistakes_made_most():
+    attempts = [attempt("trained-scores-unit-variance", at_ms=START_MS + n, misconception="gave_variance") for n in range(3)]
+    weights = weakness(BANK, attempts)  # full scores: only the mistake weighs
+    catching = {q.id for q in BANK.questions.values() if "gave_variance" in {m.name for m in getattr(q, "misconceptions", ())}}
+    assert "divide-by-dk-score-spread" in catching
+    assert weights == dict.fromkeys(catching, 1.0)

@@ -73,7 +73,9 @@ def test_the_committed_fixture_itself_is_never_changed(v1_file):
 def test_after_migration_mock_interviews_group_their_attempts(v1_file):
     with open_store(v1_file) as store:
         first = attempt("softmax-two", at_ms=START_MS + 20 * DAY_MS, mode="mock", mock="mock-1")
-        second = attempt("scaling-variance", at_ms=START_MS + 20 * DAY_MS + 1, mode="mock", mock="mock-1", score=0.0, verdict="not_reached", response=None)
+        second = attempt(
+            "scaling-variance", at_ms=START_MS + 20 * DAY_MS + 1, mode="mock", mock="mock-1", score=0.0, verdict="not_reached", response=None
+        )
         store.record(first)
         store.record(second)
         store.record(attempt("softmax-two", at_ms=START_MS + 21 * DAY_MS, mode="mock", mock="mock-2"))
@@ -139,17 +141,15 @@ def test_a_v2_file_migrates_to_v3_keeping_everything_after_a_backup(v2_file):
 
 
 def test_after_migration_to_v3_a_mock_is_stored_with_its_questions_and_spoken_answers(v2_file):
-    from quiz.history.mocks import AskedRow, MockRow, SpokenRow
+    from quiz.history.mocks import AskedRow, MockProgress, MockRow, SpokenRow
 
     row = MockRow("m-1", "mock-3-5m-1q-abcd", {"minutes": 5}, [{"question": "softmax-two", "seed": 7, "budget": 60.0}],
                   "ja", "each", 100.5, 1_750_000_000.25, "boot-1", START_MS)  # fmt: skip
     spoken = SpokenRow(attempt("x").id, "m-1", 2, "explain-x", "v1", "explain-x", 0, {}, "ja", "メモ", START_MS + 5, 30_000)
     with open_store(v2_file) as store:
-        store.start_mock(row)
-        store.mock_asked(AskedRow("m-1", 1, "softmax-two", 7, 60.0, None, 0.0))
-        store.mock_asked(AskedRow("m-1", 2, "explain-x", 0, 120.0, "softmax-two", 31.5))
-        store.keep_spoken(spoken)
-        store.finish_mock("m-1", START_MS + 60_000)
+        store.save_mock(MockProgress("m-1", mock=row, asked=[AskedRow("m-1", 1, "softmax-two", 7, 60.0, None, 0.0)]))
+        store.save_mock(MockProgress("m-1", asked=[AskedRow("m-1", 2, "explain-x", 0, 120.0, "softmax-two", 31.5)]))
+        store.save_mock(MockProgress("m-1", spoken=[spoken], finished_ms=START_MS + 60_000))
     with open_store(v2_file) as store:
         stored = store.mock("m-1")
         assert stored.row.status == "finished" and stored.row.finished_ms == START_MS + 60_000

@@ -243,3 +243,47 @@ def test_after_kill_9_past_the_deadline_the_mock_is_closed_as_over_time():
 
 def test_resume_of_an_unknown_mock_is_none():
     assert MockSession.resume(BANK, Recorder(), "no-such-mock") is None
+
+
+def test_an_answer_submitted_after_the_deadline_counts_and_ends_the_interview():
+    clock = FakeClock()
+    session = start(plan_of("logit-soft-capping", "trained-scores-unit-variance", minutes=1), clock)
+    clock.advance(61)  # the app's last tick had not yet noticed
+    result = session.submit(right_answer(session.current))
+    assert result.verdict == "correct" and session.finished and session.current is None
+    verdicts = {a.question: a.verdict for a in session.stored().attempts}
+    assert verdicts == {"logit-soft-capping": "correct", "trained-scores-unit-variance": "not_reached"}
+
+
+def test_after_a_reboot_the_time_elapsed_is_taken_from_the_wall_clock():
+    clock = FakeClock()
+    plan = plan_of("trained-scores-unit-variance", "decode-step-gqa-shapes", minutes=5)
+    first = MockSession.start(BANK, plan, Recorder(), lang="en", clock=clock, wall=clock.wall, boot="boot-1")
+    answer_rightly(first, clock, 20)
+    rebooted = FakeClock(start=12.0)  # the interview clock starts again from zero after a reboot
+    rebooted.wall_offset = clock.wall() + 40 - rebooted.now  # 40 s after the answer, by the wall clock
+    session = MockSession.resume(BANK, Recorder(), first.mock_id, clock=rebooted, wall=rebooted.wall, boot="boot-2")
+    assert session.interview.elapsed() == pytest.approx(60) and session.current.question.id == "decode-step-gqa-shapes"
+
+
+def test_a_finished_mock_comes_back_with_its_spoken_answers_to_self_grade():
+    clock = FakeClock()
+    session = start(plan_of("explain-scale-not-uniform", minutes=1), clock)
+    clock.advance(60)
+    session.time_out("notes")
+    again = MockSession.resume(BANK, Recorder(), session.mock_id, clock=clock, wall=clock.wall)
+    assert again.finished and again.current is None
+    [item] = again.pending_self_grades()
+    again.self_grade(item.id, ["strong"] * len(item.checklist))
+    with stored_history() as history:
+        assert [a.score for a in history.attempts(mock=session.mock_id)] == [1.0]
+
+
+def test_time_out_after_the_end_changes_nothing():
+    clock = FakeClock()
+    session = start(plan_of("trained-scores-unit-variance", minutes=1), clock)
+    answer_rightly(session, clock)
+    before = session.stored()
+    clock.advance(100)
+    session.time_out("true")
+    assert session.stored() == before

@@ -94,6 +94,24 @@ class StoredMock:
     spoken: tuple[SpokenRow, ...] = field(default=())
 
 
+@dataclass
+class MockProgress:
+    """What one step of a sitting adds (starting it, an answer, the close), committed together:
+    one transaction, so an answer and the question asked next cost one commit."""
+
+    mock_id: str
+    mock: MockRow | None = None
+    """The sitting itself, when the step starts it."""
+    spoken: list[SpokenRow] = field(default_factory=list)
+    attempts: list[AttemptRecord] = field(default_factory=list)
+    asked: list[AskedRow] = field(default_factory=list)
+    finished_ms: int | None = None
+    """When the sitting finished, when the step finishes it."""
+
+    def __bool__(self) -> bool:
+        return bool(self.mock or self.spoken or self.attempts or self.asked or self.finished_ms is not None)
+
+
 def self_grade_score(levels: Sequence[str]) -> float:
     """The score of a spoken answer: the mean of its points' levels (missing 0 … strong 1)."""
     return sum(LEVEL_SCORES[level] for level in levels) / len(levels) if levels else 0.0

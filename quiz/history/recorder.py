@@ -21,7 +21,7 @@ from quiz.history.records import AttemptRecord, local_now, to_ms
 
 if TYPE_CHECKING:
     from quiz.history.cards import CardState
-    from quiz.history.mocks import AskedRow, MockRow, SpokenRow, StoredMock
+    from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
     from quiz.history.stats import QuestionInfo, Statistics
     from quiz.history.store import History
     from quiz.history.unavailable import Unavailable
@@ -138,17 +138,13 @@ class Recorder:
 
     # -- mock interviews: each write committed before returning; False when it was not saved --------
 
-    def start_mock(self, row: MockRow) -> bool:
-        return self._write(lambda history: history.start_mock(row))
-
-    def mock_asked(self, row: AskedRow) -> bool:
-        return self._write(lambda history: history.mock_asked(row))
-
-    def keep_spoken(self, row: SpokenRow) -> bool:
-        return self._write(lambda history: history.keep_spoken(row))
-
-    def finish_mock(self, mock_id: str, finished_ms: int) -> bool:
-        return self._write(lambda history: history.finish_mock(mock_id, finished_ms))
+    def save_mock(self, progress: MockProgress) -> bool:
+        """Commit a step of a mock sitting (see `History.save_mock`); False when it was not saved."""
+        self._given.extend(attempt.score for attempt in progress.attempts if attempt.verdict != "not_reached")
+        saved = self._write(lambda history: history.save_mock(progress))
+        if saved and progress.attempts:
+            self.last_saved = progress.attempts[-1]
+        return saved
 
     def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> bool:
         """Store a spoken answer's self-grades with its attempt (the attempt counts for today)."""

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fsrs import Scheduler
@@ -27,7 +27,7 @@ from quiz.history import cards, drafts, mocks, schema
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
-from quiz.history.mocks import AskedRow, MockRow, SpokenRow, StoredMock
+from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -44,7 +44,9 @@ HISTORY_FILE: Final = "history.sqlite3"
 BUSY_TIMEOUT_S: Final = 5.0
 """How long a writer waits for another one (another app instance) before giving up."""
 
-_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+_COLUMNS: Final = (
+    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+)
 _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
@@ -87,13 +89,19 @@ def open_history(
 def _row(attempt: AttemptRecord) -> tuple[object, ...]:
     """An attempt as the values of `_COLUMNS`."""
     a = attempt
-    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock)
+    return (
+        a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response,
+        float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock,
+    )  # fmt: skip
 
 
-def _record(row: tuple) -> AttemptRecord:
-    """An attempt from a row of `_COLUMNS`."""
+def _record(row: tuple[Any, ...]) -> AttemptRecord:
+    """An attempt from a row of `_COLUMNS` (sqlite3 types its values as Any)."""
     id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
-    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration, mock)
+    return AttemptRecord(
+        id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response,
+        score, verdict, misconception, hints, bool(revealed), duration, mock,
+    )  # fmt: skip
 
 
 class History:
@@ -165,13 +173,20 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
-    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
-        """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
-        then rebuild the cards of their questions. Returns (added, already present)."""
+    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = ()) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark) and mock sittings that are not here yet, all in
+        one transaction, then rebuild the cards of their questions. Returns (added, already present)
+        attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
         insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
+            for sitting in sittings:
+                if mocks.insert_or_keep_mock(connection, sitting.row):
+                    for asked in sitting.asked:
+                        mocks.insert_asked(connection, asked, keep=True)
+                    for spoken in sitting.spoken:
+                        mocks.insert_spoken(connection, spoken, keep=True)
             added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
@@ -206,7 +221,7 @@ class History:
             )
             return [_record(row) for row in rows]
 
-    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
+    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
         with self._reporting():
             return self.connection().execute(sql, params).fetchall()
@@ -224,7 +239,8 @@ class History:
     def attempt_count(self) -> int:
         """How many attempts the file holds."""
         with self._reporting():
-            return self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            count: int = self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            return count
 
     def card(self, question: str) -> CardState | None:
         """`question`'s review card, or None before its first review."""
@@ -254,20 +270,28 @@ class History:
 
     # --- mock interviews ------------------------------------------------------------------
 
-    def start_mock(self, row: MockRow) -> None:
-        """Store a new sitting, committed before returning."""
-        with self._reporting(), self._transaction() as connection:
-            mocks.insert_mock(connection, row)
+    def save_mock(self, progress: MockProgress) -> None:
+        """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
+        attempts with their card updates, questions asked, and the finish, in that order.
 
-    def mock_asked(self, row: AskedRow) -> None:
-        """Store that a question was put to the candidate, committed before returning."""
+        Raises ValueError for an invalid attempt or an id already recorded."""
+        for attempt in progress.attempts:
+            check(attempt)
         with self._reporting(), self._transaction() as connection:
-            mocks.insert_asked(connection, row)
-
-    def keep_spoken(self, row: SpokenRow) -> None:
-        """Store a spoken answer's notes and time until it is self-graded, committed before returning."""
-        with self._reporting(), self._transaction() as connection:
-            mocks.insert_spoken(connection, row)
+            if progress.mock is not None:
+                mocks.insert_mock(connection, progress.mock)
+            for spoken in progress.spoken:
+                mocks.insert_spoken(connection, spoken)
+            for attempt in progress.attempts:
+                try:
+                    connection.execute(_INSERT, _row(attempt))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+                cards.apply_attempt(connection, self._scheduler, attempt)
+            for asked in progress.asked:
+                mocks.insert_asked(connection, asked)
+            if progress.finished_ms is not None:
+                mocks.finish_mock(connection, progress.mock_id, progress.finished_ms)
 
     def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
         """Store a spoken answer's self-grades and record its attempt, in one transaction.
@@ -281,10 +305,6 @@ class History:
             connection.execute(_INSERT, _row(attempt))
             return cards.apply_attempt(connection, self._scheduler, attempt)
 
-    def finish_mock(self, mock_id: str, finished_ms: int) -> None:
-        with self._reporting(), self._transaction() as connection:
-            mocks.finish_mock(connection, mock_id, finished_ms)
-
     def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:
         """Sittings, oldest first: only those with `status` (running, finished) or `key` when given."""
         with self._reporting():
@@ -295,16 +315,18 @@ class History:
         return self.mocks(status="running")
 
     def mock(self, mock_id: str) -> StoredMock | None:
-        """Everything kept of sitting `mock_id`, or None when there is none."""
+        """Everything kept of sitting `mock_id`, read at one moment; None when there is none."""
         with self._reporting():
             connection = self.connection()
-            row = mocks.load_mock(connection, mock_id)
-            if row is None:
-                return None
-            asked = mocks.load_asked(connection, mock_id)
-            spoken = mocks.load_spoken(connection, mock_id)
-        attempts = tuple(reversed(self.attempts(mock=mock_id)))
-        return StoredMock(row, tuple(asked), attempts, tuple(spoken))
+            connection.execute("BEGIN")  # one snapshot: another process may be adding to it
+            try:
+                row = mocks.load_mock(connection, mock_id)
+                asked = mocks.load_asked(connection, mock_id)
+                spoken = mocks.load_spoken(connection, mock_id)
+                attempts = tuple(reversed(self.attempts(mock=mock_id)))
+            finally:
+                connection.execute("COMMIT")
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
 
     # --- internals -----------------------------------------------------------------------
 

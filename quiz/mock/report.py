@@ -125,7 +125,7 @@ def build_report(bank: Bank, stored: StoredMock, earlier: Sequence[StoredMock] =
     """The report of `stored`, with the trend over `earlier` finished sittings (oldest first)."""
     lines = question_lines(bank, stored)
     scores = score_lines(lines)
-    trend = tuple(TrendPoint(m.row.id, m.row.key, m.row.started_ms, score_lines(question_lines(bank, m))) for m in earlier)
+    trend = tuple(TrendPoint(m.row.id, m.row.key, m.row.started_ms, score_lines(question_lines(bank, m, detail=False))) for m in earlier)
     topic_order = list(bank.claims.topics)
     weak = sorted(
         (t for t, s in scores.topics.items() if s < 1.0),
@@ -135,8 +135,9 @@ def build_report(bank: Bank, stored: StoredMock, earlier: Sequence[StoredMock] =
     return MockReport(stored, lines, scores, trend, tuple(weak[:PRACTISE_NEXT]), missed)
 
 
-def question_lines(bank: Bank, stored: StoredMock) -> tuple[QuestionLine, ...]:
-    """Each question of the sitting: asked ones in order, then those never reached."""
+def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tuple[QuestionLine, ...]:
+    """Each question of the sitting: asked ones in order, then those never reached. Without
+    `detail` (enough for scores) no variant is drawn again."""
     attempts = {a.question: a for a in stored.attempts}
     spoken = {s.question: s for s in stored.spoken}
     asked = {a.question: a for a in stored.asked}
@@ -150,7 +151,7 @@ def question_lines(bank: Bank, stored: StoredMock) -> tuple[QuestionLine, ...]:
         seed = row.seed if row is not None else int(planned[question_id]["seed"]) if question_id in planned else attempts[question_id].seed
         budget = row.budget if row is not None else float(planned[question_id]["budget"]) if question_id in planned else 0.0
         question = bank.questions.get(question_id)
-        variant = _variant(bank, question_id, seed)
+        variant = _variant(bank, question_id, seed) if detail else None
         attempt, said = attempts.get(question_id), spoken.get(question_id)
         if attempt is None and said is None:
             continue  # asked when the process was killed, the sitting not yet resumed

@@ -17,8 +17,11 @@ from quiz.format.model import Text
 from quiz.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.report import AWAITING, MockReport, QuestionLine
+from quiz.mock.session import SPOKEN
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.present import answer_line
+from quiz.types.registry import type_of
+from quiz.variants.variant import Variant
 
 FORMAT = 1
 
@@ -31,6 +34,15 @@ def _text(line: QuestionLine, text: Text | None, lang: str) -> str | None:
     if text is None:
         return None
     return _plain(line.variant.text(text, lang) if line.variant is not None else text.en)
+
+
+def _key(variant: Variant, lang: str) -> str:
+    """The answer key on one line; a spoken question's is its model answer."""
+    if type_of(variant.question).name == SPOKEN:
+        text = f"{tr('mock.sheet_model', lang)} {_plain(type_of(variant.question).answer_text(variant, lang))}"
+    else:
+        text = answer_line(variant, lang)
+    return " ".join(text.split())
 
 
 def _iso(ms: int | None) -> str | None:
@@ -89,7 +101,10 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
         lines.append(tr("mockreport.first", lang))
     lines += ["", f"## {tr('mockreport.next', lang)}", ""]
     if report.practise_next:
-        lines += [f"{n}. {_topic(bank, topic, lang)} ({_percent(scores.topics[topic])})" for n, topic in enumerate(report.practise_next, 1)]
+        lines += [
+            f"{n}. {tr('mockreport.topic_score', lang, topic=_topic(bank, topic, lang), score=_percent(scores.topics[topic]))}"
+            for n, topic in enumerate(report.practise_next, 1)
+        ]
     else:
         lines.append(tr("mockreport.nothing_missed", lang))
     if report.practice_command:
@@ -105,8 +120,7 @@ def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
     answer = " ".join(line.answer.split()) if line.answer else "–"  # as typed, on one line
     out.append(f"- {tr('mockreport.your_answer', lang, answer=answer)}")
     if line.variant is not None and line.verdict != "not_reached":
-        key = answer_line(line.variant, lang).replace("\n", " ")
-        out.append(f"- {key}")
+        out.append(f"- {_key(line.variant, lang)}")
     if line.score is not None:
         out.append(f"- {tr('mockreport.score', lang, score=_percent(line.score))}")
     label = _text(line, line.misconception_label, lang)
@@ -166,7 +180,7 @@ def _question_json(line: QuestionLine, lang: str) -> dict[str, Any]:
         "claims": list(line.claims),
         "follow_up_of": line.follow_up_of,
         "answer": line.answer,
-        "answer_key": None if variant is None else _plain(answer_line(variant, lang)),
+        "answer_key": None if variant is None else _key(variant, lang),
         "verdict": line.verdict,
         "score": line.score,
         "misconception": None if line.misconception is None else {"name": line.misconception, "label": _text(line, line.misconception_label, lang)},

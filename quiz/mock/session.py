@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, Any
 from quiz.answers.outcome import Invalid
 from quiz.bank import Bank
 from quiz.grading.grade import grade
-from quiz.grading.result import Result, Verdict, verdict_for
+from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
-from quiz.history.mocks import LEVELS, AskedRow, MockRow, SpokenRow, StoredMock, self_grade_score
+from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, variant_seed
-from quiz.mock.options import MockOptions
+from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
@@ -69,7 +69,7 @@ class _Asked:
 class MockSession:
     """One sitting of a mock interview. Use `start` or `resume`."""
 
-    def __init__(self, bank: Bank, plan: MockPlan, recorder: Recorder, row: MockRow, *, clock: Clock, wall: Clock) -> None:
+    def __init__(self, bank: Bank, plan: MockPlan, recorder: Recorder, row: MockRow, *, clock: Clock, wall: Clock, boot: str | None) -> None:
         self.bank = bank
         self.plan = plan
         self.recorder = recorder
@@ -81,11 +81,13 @@ class MockSession:
         self._wall = wall
         start = StoredStart(row.start_clock, row.start_wall, row.start_boot)
         # The interview's start on `clock`: the stored start, wherever this process began.
-        self._origin = clock() - start.elapsed(clock, wall)
+        self._origin = clock() - start.elapsed(clock, wall, boot)
         self._asked: list[_Asked] = []
         self._attempts: list[AttemptRecord] = []
         self._spoken: list[SpokenRow] = []
         self._queue: list[PlannedQuestion] = list(plan.questions)
+        self._progress = MockProgress(row.id)  # written when the step that made it ends
+        self._last_position = 0  # of the questions asked, stored ones included
         self.finished = False
 
     # -- starting and resuming ------------------------------------------------------------------
@@ -93,39 +95,45 @@ class MockSession:
     @classmethod
     def start(
         cls, bank: Bank, plan: MockPlan, recorder: Recorder, *, lang: str, feedback: str = "end",
-        clock: Clock = interview_clock, wall: Clock = time.time,
+        clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None,
     ) -> MockSession:  # fmt: skip
-        """Start `plan` now: the sitting is stored, then its first question is asked."""
+        """Start `plan` now: the sitting is stored, then its first question is asked. `boot` is
+        this boot's id (default: the system's; tests give one)."""
         if feedback not in ("end", "each"):
             raise ValueError(f"feedback must be end or each, got {feedback!r}")
-        start = StoredStart.now(clock, wall)
+        start = StoredStart.now(clock, wall, boot)
         row = MockRow(
             id=new_attempt_id(), key=plan.key, options=options_json(plan.options), plan=plan_json(plan), lang=lang,
             feedback=feedback, start_clock=start.clock, start_wall=start.wall, start_boot=start.boot,
             started_ms=int(start.wall * 1000),
         )  # fmt: skip
-        recorder.start_mock(row)
-        session = cls(bank, plan, recorder, row, clock=clock, wall=wall)
+        session = cls(bank, plan, recorder, row, clock=clock, wall=wall, boot=boot)
+        session._progress.mock = row
         session._advance()
+        session._save()
         return session
 
     @classmethod
-    def resume(cls, bank: Bank, recorder: Recorder, mock_id: str, *, clock: Clock = interview_clock, wall: Clock = time.time) -> MockSession | None:
-        """The stored sitting `mock_id` again, its clock running from its stored start: the
-        unanswered question asked again, or, past the deadline, closed as over time. A finished
-        sitting comes back finished (its spoken answers may still await self-grading). None when
-        it is not stored (or the history cannot be read)."""
+    def resume(
+        cls, bank: Bank, recorder: Recorder, mock_id: str, *, clock: Clock = interview_clock, wall: Clock = time.time, boot: str | None = None
+    ) -> MockSession | None:
+        """The stored sitting `mock_id` again, its clock running from its stored start (by the
+        wall clock after a reboot): the unanswered question asked again, or, past the deadline,
+        closed as over time. A finished sitting comes back finished (its spoken answers may
+        still await self-grading). None when it is not stored (or the history cannot be read)."""
         stored = recorder.stored_mock(mock_id)
         if stored is None:
             return None
         plan = plan_from_json(stored.row)
-        session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall)
+        session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall, boot=boot)
         session._restore(stored)
+        session._save()
         return session
 
     def _restore(self, stored: StoredMock) -> None:
         self._attempts = list(stored.attempts)
         self._spoken = list(stored.spoken)
+        self._last_position = max((row.position for row in stored.asked), default=0)
         for row in stored.asked:
             variant = self._variant(row.question, row.seed)
             if variant is not None:
@@ -200,12 +208,15 @@ class MockSession:
             self._close()
         else:
             self._advance()
+        self._save()
         return result
 
     def time_out(self, typed: str | None) -> None:
         """The deadline passed: `typed` counts if it reads as an answer to the current question
         (else "no answer", never an empty answer graded); every question not reached is recorded
-        as such, and the interview ends."""
+        as such, and the interview ends. Nothing happens once it has ended."""
+        if self.finished:
+            return
         variant = self.current
         if variant is not None:
             kind = type_of(variant.question)
@@ -219,6 +230,7 @@ class MockSession:
                 else:
                     self._grade(variant, response, typed)
         self._close()
+        self._save()
 
     def _grade(self, variant: Variant, response: Any, typed: str | None) -> Result:
         result = grade(variant, response)
@@ -230,12 +242,12 @@ class MockSession:
     def _keep_spoken(self, variant: Variant, notes: str | None) -> Result:
         seconds = self._taken()
         row = SpokenRow(
-            id=new_attempt_id(), mock=self.mock_id, position=len(self._asked), question=variant.question.id,
+            id=new_attempt_id(), mock=self.mock_id, position=self._asked[-1].row.position, question=variant.question.id,
             version=variant.question.version, key=variant.key, seed=variant.seed, inputs=variant.inputs, lang=self.lang,
             notes=notes or None, at_ms=self._now_ms(), duration_ms=capped_duration_ms(seconds, variant.question.time),
         )  # fmt: skip
         self._spoken.append(row)
-        self.recorder.keep_spoken(row)
+        self._progress.spoken.append(row)
         return Result(score=0.0, verdict=Verdict.INCORRECT, raw_score=0.0, details={"self_grade": row.id})
 
     def _close(self) -> None:
@@ -250,13 +262,12 @@ class MockSession:
     def _finish(self) -> None:
         self.finished = True
         self._row = replace(self._row, status="finished", finished_ms=self._now_ms())
-        self.recorder.finish_mock(self.mock_id, self._row.finished_ms or 0)
+        self._progress.finished_ms = self._row.finished_ms
 
     def _advance(self) -> None:
         """Ask the next question: a follow-up if one fits the time left, else the next planned."""
         follow_up = self._follow_up()
-        if follow_up is not None:
-            self._ask(follow_up, self._asked[-1].row.question)
+        if follow_up is not None and self._ask(follow_up, self._asked[-1].row.question):
             return
         while self._queue:
             planned = self._queue.pop(0)
@@ -282,9 +293,10 @@ class MockSession:
         if variant is None:
             return False
         shown = self.interview.elapsed()
-        row = AskedRow(self.mock_id, len(self._asked) + 1, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
+        self._last_position += 1
+        row = AskedRow(self.mock_id, self._last_position, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
         self._asked.append(_Asked(row, variant))
-        self.recorder.mock_asked(row)
+        self._progress.asked.append(row)
         return True
 
     # -- self-grading and the report ------------------------------------------------------------
@@ -346,7 +358,13 @@ class MockSession:
 
     def _record(self, attempt: AttemptRecord) -> None:
         self._attempts.append(attempt)
-        self.recorder.record(attempt)
+        self._progress.attempts.append(attempt)
+
+    def _save(self) -> None:
+        """Commit what this step added, in one transaction, before the caller sees its result."""
+        progress, self._progress = self._progress, MockProgress(self.mock_id)
+        if progress:
+            self.recorder.save_mock(progress)
 
     def _ungraded(self, variant: Variant, verdict: str, typed: str | None, seconds: float | None) -> AttemptRecord:
         question = variant.question
@@ -366,37 +384,3 @@ class MockSession:
             return make_variant(compiled, seed)
         except VariantError:
             return None
-
-
-def spoken_attempt(row: SpokenRow) -> AttemptRecord:
-    """The attempt a self-graded spoken answer becomes: its id, time and notes, the levels' score."""
-    assert row.levels is not None
-    score = self_grade_score(row.levels)
-    return AttemptRecord(
-        id=row.id, at_ms=row.at_ms, question=row.question, version=row.version, key=row.key, seed=row.seed, inputs=row.inputs,
-        lang=row.lang, mode="mock", response=row.notes, score=score, verdict=str(verdict_for(score)),
-        duration_ms=row.duration_ms, mock=row.mock,
-    )  # fmt: skip
-
-
-def options_json(options: MockOptions) -> dict[str, Any]:
-    """The options as stored with a sitting."""
-    return {
-        "minutes": options.minutes, "questions": options.questions, "topics": list(options.topics),
-        "difficulty": options.difficulty, "seed": options.seed, "adaptive": options.adaptive,
-    }  # fmt: skip
-
-
-def plan_json(plan: MockPlan) -> list[dict[str, Any]]:
-    return [{"question": q.question_id, "seed": q.seed, "budget": q.budget} for q in plan.questions]
-
-
-def plan_from_json(row: MockRow) -> MockPlan:
-    """The plan stored with a sitting (what was composed then, whatever the bank holds now)."""
-    o = row.options
-    options = MockOptions(
-        minutes=float(o["minutes"]), questions=o.get("questions"), topics=tuple(o.get("topics", ())),
-        difficulty=o.get("difficulty"), seed=int(o.get("seed", 0)), adaptive=bool(o.get("adaptive", False)), feedback=row.feedback,
-    )  # fmt: skip
-    questions = tuple(PlannedQuestion(str(q["question"]), int(q["seed"]), float(q["budget"])) for q in row.plan)
-    return MockPlan(row.key, options, questions)

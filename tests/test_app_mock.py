@@ -14,7 +14,7 @@ from fixture_bank import fixture_bank
 from mock_app_helpers import SetClock
 from mock_app_helpers import mock_app as mock_app_on
 from mock_app_helpers import plan_of as plan_of_bank
-from pilot_waits import settle
+from pilot_waits import history_open, settle
 from quiz.bank import Bank, load_bank
 from quiz.history.recorder import Recorder
 from quiz.history.store import History, open_history
@@ -24,6 +24,7 @@ from quiz.mock.session import MockSession
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
 from quiz.ui.app import QuizApp
+from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.mock import MockScreen
 from quiz.ui.screens.mocksetup import MockSetupScreen, ResumeScreen
 from quiz.ui.screens.report import ReportScreen
@@ -307,3 +308,51 @@ async def test_home_offers_a_mock_with_the_commands_choices(lang):
         assert isinstance(screen, MockScreen)
         assert screen.session.plan.options == MockOptions(minutes=0.25, seed=3)
         assert screen.session.plan.key.startswith("mock-3-0.25m-")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_next_start_of_the_app_offers_a_crashed_mock_on_home(lang):
+    clock = SetClock()
+    crashed = crashed_mock(plan_of("fx-number", "fx-vector", minutes=5), clock, answered=1)
+    app = mock_app(None, clock, lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await history_open(pilot)
+        await settle(pilot)
+        offer = app.screen
+        assert isinstance(offer, ResumeScreen) and not offer.starting
+        assert str(offer.query_one("#resume-no").label) == ("End it" if lang == "en" else "終了する")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MockScreen) and app.screen.session.mock_id == crashed
+        assert app.screen.variant.question.id == "fx-vector"
+
+
+async def test_ending_it_on_home_closes_the_crashed_mock_and_stays_home():
+    clock = SetClock()
+    crashed = crashed_mock(plan_of("fx-number", "fx-vector", minutes=5), clock, answered=1)
+    app = mock_app(None, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await history_open(pilot)
+        await settle(pilot)
+        await pilot.press("tab", "enter")  # End it
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+    with stored() as history:
+        assert history.running_mocks() == []
+        assert {a.question: a.verdict for a in history.attempts(mock=crashed)} == {"fx-number": "correct", "fx-vector": "no_answer"}
+
+
+async def test_esc_twice_ends_the_interview_and_what_is_typed_counts():
+    clock = SetClock()
+    app = mock_app(plan_of("fx-number", "fx-vector"), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#answer-input", Input).value = "1.25"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MockScreen)  # once only asks
+        assert str(app.screen.query_one("#message").render()).startswith("End the interview now? Press Esc again.")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ReportScreen)
+    assert attempts_by_question() == {"fx-number": ("correct", "1.25", 1.0), "fx-vector": ("not_reached", None, 0.0)}

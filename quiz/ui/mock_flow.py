@@ -1,9 +1,10 @@
 """The app's part in a mock interview: starting or resuming one, then self-grading and the report.
 
 A mock starts from home's setup dialog (`StartMock`) or straight from `quiz mock` (`make_app(...,
-mock=plan)`). Before it starts, an interview left running by a crash is offered for resuming:
-resumed, its clock runs on from its stored start (or the core closes it as over time); declined,
-it is ended as it stands, so it is not offered again. When the interview ends (`MockOver`) its
+mock=plan)`). An interview left running by a crash is offered for resuming on the next start (once
+history is open, on home) and before another mock starts: resumed, its clock runs on from its
+stored start (or the core closes it as over time); declined, it is ended as it stands, so it is
+not offered again. When the interview ends (`MockOver`) its
 spoken answers are self-graded, then its report takes the screen. The session's clocks are the
 ones given to `make_app`, so tests set the time.
 """
@@ -21,6 +22,7 @@ from quiz.mock.compose import MockPlan, compose
 from quiz.mock.session import MockSession
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock
+from quiz.ui.screens.home import HomeScreen
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,11 @@ class MockFlow(QuizAppBase):
         self.open_mock(replace(plan, options=replace(plan.options, feedback=self.mock_start.feedback)))
         self.call_after_refresh(self._open_history)
 
+    def _history_opened(self) -> None:
+        super()._history_opened()
+        if self.mock_start.plan is None and isinstance(self.screen, HomeScreen):
+            self.offer_running(None)
+
     @on(StartMock)
     def _start_mock(self, message: StartMock) -> None:
         if self.bank is None:
@@ -63,10 +70,15 @@ class MockFlow(QuizAppBase):
 
     def open_mock(self, plan: MockPlan) -> None:
         """Sit `plan`; first offer to resume an interview a crash left running."""
+        if not self.offer_running(plan):
+            self._sit(plan)
+
+    def offer_running(self, plan: MockPlan | None) -> bool:
+        """Offer to resume an interview a crash left running, then (declined) sit `plan` if any;
+        False when there is none to offer."""
         running = self.history.running_mocks()
         if not running:
-            self._sit(plan)
-            return
+            return False
         from quiz.ui.screens.mocksetup import ResumeScreen
 
         row = running[0]
@@ -80,9 +92,11 @@ class MockFlow(QuizAppBase):
                 return
             if session is not None and not session.finished:
                 session.time_out(None)  # declined: ended as it stands, never offered again
-            self._sit(plan)
+            if plan is not None:
+                self._sit(plan)
 
-        self.push_screen(ResumeScreen(row, self.lang), answered)
+        self.push_screen(ResumeScreen(row, self.lang, starting=plan is not None), answered)
+        return True
 
     def _resume(self, mock_id: str) -> MockSession | None:
         assert self.bank is not None

@@ -123,24 +123,27 @@ class MockSetupScreen(TranslatedBindings, ModalScreen[MockOptions | None]):
 
 
 class ResumeScreen(TranslatedBindings, ModalScreen[bool | None]):
-    """An interview was interrupted: resume it (True) or start the new one (False); Esc: neither."""
+    """An interview was interrupted: resume it (True) or end it (False; `starting` another, the
+    new one starts then); Esc: neither, for now."""
 
     CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
-    def __init__(self, row: MockRow, lang: str) -> None:
+    def __init__(self, row: MockRow, lang: str, *, starting: bool = True) -> None:
         super().__init__()
         self.row = row
         self.lang = lang
+        self.starting = starting
 
     def compose(self) -> ComposeResult:
         started = datetime.fromtimestamp(self.row.started_ms / 1000).astimezone()
         with Vertical(classes="dialog", id="mock-resume"):
             yield Label(tr("mockapp.resume_title", self.lang), classes="dialog-title")
-            yield Static(tr("mockapp.resume_text", self.lang, key=self.row.key, started=f"{started:%Y-%m-%d %H:%M}"), markup=False)
+            text = "mockapp.resume_text" if self.starting else "mockapp.resume_text_end"
+            yield Static(tr(text, self.lang, key=self.row.key, started=f"{started:%Y-%m-%d %H:%M}"), markup=False)
             with Horizontal(id="setup-buttons"):
                 yield Button(tr("mockapp.resume_yes", self.lang), id="resume-yes", variant="primary", compact=True)
-                yield Button(tr("mockapp.resume_no", self.lang), id="resume-no", compact=True)
+                yield Button(tr("mockapp.resume_no" if self.starting else "mockapp.resume_end", self.lang), id="resume-no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#resume-yes", Button).focus()

@@ -56,7 +56,7 @@ class MockSetupScreen(TranslatedBindings, ModalScreen[MockOptions | None]):
                 feedback = [(tr("mockapp.feedback_end", lang), "end"), (tr("mockapp.feedback_each", lang), "each")]
                 yield from self._row("feedback", Select(feedback, value="end", allow_blank=False, id="mock-feedback", compact=True))
                 yield from self._row("seed", Input(str(self.seed), id="mock-seed", compact=True))
-                yield Label(tr("mockapp.setup_topics", lang), classes="setup-label")
+                yield Label(tr("mockapp.setup_topics", lang), id="topics-label")
                 topics = [(topic.label(lang), topic.id) for topic in self.bank.claims.topics.values()]
                 yield SelectionList[str](*topics, id="mock-topics", compact=True)
             yield Static(id="setup-message", markup=False)

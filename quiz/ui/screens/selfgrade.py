@@ -131,8 +131,9 @@ class SelfGradeScreen(QuizScreen):
             LevelPicker(n + 1, markdown_to_plain(variant.text(point, lang)).strip(), lang) for n, point in enumerate(item.checklist)
         )
         self._say("")
-        self.query_one("#grade-body").scroll_home(animate=False)
         self.pickers[0].focus(scroll_visible=False)
+        # From the top, once the Markdown is laid out: the question and the notes come first.
+        self.call_after_refresh(self.query_one("#grade-body").scroll_home, animate=False)
 
     def _say(self, text: str) -> None:
         message = self.query_one("#message", Static)

@@ -27,10 +27,11 @@ from textual.worker import get_current_worker
 
 from quiz import locations
 from quiz.bank import Bank, Selection, SelectionError, SkippedQuestion, load_bank
+from quiz.bank.cache import BankCache
 from quiz.format.yaml_source import ReadingStopped
-from quiz.i18n import LANGUAGES, tr
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
+from quiz.i18n import LANGUAGES, tr
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 from quiz.ui import linebreaks
@@ -103,6 +104,7 @@ class QuizApp(App[None]):
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
+        self._bank_cache = BankCache()
 
     @property
     def lang(self) -> str:
@@ -152,11 +154,16 @@ class QuizApp(App[None]):
         """
         worker = get_current_worker()
         try:
-            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled)
+            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled, cache=self._bank_cache)
         except ReadingStopped:
             return
         if not worker.is_cancelled:
             self.call_from_thread(self._bank_loaded, bank)
+
+    @work(thread=True, exclusive=True, group="bank-cache")
+    def _save_bank_cache(self) -> None:
+        """Keep what this start loaded for the next one, once the first screen is drawn."""
+        self._bank_cache.save()
 
     @work(thread=True, exclusive=True, group="history")
     def _open_history(self) -> None:
@@ -212,6 +219,7 @@ class QuizApp(App[None]):
             self.push_screen(self._home())
         # Once that screen is drawn: opening the file (and loading the store) takes nothing from it.
         self.call_after_refresh(self._open_history)
+        self.call_after_refresh(self._save_bank_cache)
 
     def _home(self) -> HomeScreen:
         assert self.bank is not None

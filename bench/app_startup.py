@@ -83,6 +83,8 @@ async def until_shown(pilot):  # by class name: the harness imports nothing the 
     while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
         await pilot.pause()
     print("shown", time.monotonic(), flush=True)
+    while not pilot.app.history.opened:  # its worker starts after the first frame: wait until it has
+        await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     pilot.app.exit()
 

@@ -19,9 +19,10 @@ from quiz.bank.cache import BankCache
 from quiz.bank.links import check_follow_ups
 from quiz.bank.outcome import Event, FileOutcome, apply, report_problems
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims
-from quiz.format.convert import INVALID, Where
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
+from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
+from quiz.format.scalars import INVALID
 from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, parse_yaml, read_source
 from quiz.types.registry import convert_question
 

@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from quiz.authoring.scaffold import scaffold
     from quiz.bank import Selection
     from quiz.commands.common import load, resolve_or_fail
-    from quiz.format.convert import did_you_mean
     from quiz.format.model import ID_PATTERN
+    from quiz.format.suggest import did_you_mean
     from quiz.types.registry import TYPE_NAMES
 
     if args.kind not in TYPE_NAMES:

@@ -49,19 +49,29 @@ class Unusable(Exception):
 @lru_cache(maxsize=1)
 def quiz_version() -> str:
     """The version a cache is written by: the package's, its YAML reader's and a hash of its sources."""
-    package = Path(__file__).resolve().parent.parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     python = ".".join(map(str, sys.version_info[:2]))
-    return f"{__version__} yaml-{yaml.__version__} py-{python} {digest.hexdigest()[:20]}"
+    return f"{__version__} yaml-{yaml.__version__} py-{python} {source_hash(Path(__file__).resolve().parent.parent)}"
+
+
+def source_hash(package: Path) -> str:
+    """A hash of every Python file under `package`, with its path: any change to the code changes it."""
+    files = []
+    for folder, subfolders, names in os.walk(package):  # os.walk: a few times quicker than rglob
+        subfolders[:] = sorted(s for s in subfolders if s != "__pycache__")
+        files += [Path(folder, name) for name in sorted(names) if name.endswith(".py")]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
 
 
 class BankCache:
     """The cache of one set of sources: looked up while the bank loads, then saved once."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, *, owner: int | None = None) -> None:
         self.folder = folder if folder is not None else locations.cache_dir()
+        self.owner = owner if owner is not None else getattr(os, "geteuid", lambda: None)()
+        """The user a cache file must belong to (this process's), where the system has owners."""
         self.status = "not opened"
         """What became of the cache file: missing, used, or ignored and why (for tests and logs)."""
         self._path: Path | None = None
@@ -78,7 +88,7 @@ class BankCache:
         self._path = self.folder / f"bank-{key}.jsonl"
         self._stored, self._kept, self._changed = {}, {}, True
         try:
-            self._stored = self._read(self._path)
+            self._stored = self._read(self._path, self.owner)
         except FileNotFoundError:
             self.status = "missing"
             return
@@ -146,10 +156,10 @@ class BankCache:
         self._kept[(entry[0], entry[1], entry[2])] = _line(entry)
         self._changed = True
 
-    def _read(self, path: Path) -> dict[tuple[str, str, str], tuple[str, Any]]:
+    def _read(self, path: Path, owner: int | None) -> dict[tuple[str, str, str], tuple[str, Any]]:
         """The entries of the cache file by key; Unusable if the file is not one to trust."""
         try:
-            lines = _read_own_file(path).decode("utf-8").splitlines()
+            lines = _read_own_file(path, owner).decode("utf-8").splitlines()
             header = json.loads(lines[0]) if lines else None
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise Unusable(f"not a cache file: {exc}") from None
@@ -169,8 +179,8 @@ class BankCache:
         return entries
 
 
-def _read_own_file(path: Path) -> bytes:
-    """The bytes of `path` if it is a regular file of ours that no one else can read or write."""
+def _read_own_file(path: Path, owner: int | None) -> bytes:
+    """The bytes of `path` if it is a regular file of `owner`'s that no one else can read or write."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         descriptor = os.open(path, flags)
@@ -182,7 +192,7 @@ def _read_own_file(path: Path) -> bytes:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise Unusable("not a regular file")
-        if hasattr(os, "geteuid") and status.st_uid != os.geteuid():
+        if owner is not None and status.st_uid != owner:
             raise Unusable("owned by another user")
         if status.st_mode & 0o077:
             raise Unusable(f"others may read or write it (mode {stat.filemode(status.st_mode)})")

@@ -115,6 +115,8 @@ async def answer_thirty(pilot):
     app = pilot.app
     for _ in range(30):
         await pilot.pause()
+        while not app.screen.query("#answer-input"):  # the bank loads, or the new variant mounts
+            await pilot.pause()
         field = app.screen.query_one("#answer-input")
         field.value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
         await pilot.pause()

@@ -11,13 +11,15 @@ readable by others, or that does not fit the model, is ignored and written afres
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -88,7 +90,8 @@ class BankCache:
         self._path = self.folder / f"bank-{key}.jsonl"
         self._stored, self._kept, self._changed = {}, {}, True
         try:
-            self._stored = self._read(self._path, self.owner)
+            with _collector_paused():
+                self._stored = self._read(self._path, self.owner)
         except FileNotFoundError:
             self.status = "missing"
             return
@@ -105,7 +108,8 @@ class BankCache:
         if found is None:
             return None
         try:
-            return _decode_events(found[3])
+            with _collector_paused():
+                return _decode_events(found[3], path)
         except (CacheMismatch, IndexError):
             self._unfit((PACK, str(path), digest))
             return None
@@ -116,16 +120,17 @@ class BankCache:
         if found is None:
             return None
         try:
-            return decode(found[3], Claims), _decode_events(found[4])
+            with _collector_paused():
+                return decode(found[3], Claims, path), _decode_events(found[4], path)
         except (CacheMismatch, IndexError):
             self._unfit((CLAIMS, str(path), digest))
             return None
 
     def keep_pack(self, path: Path, digest: str, events: list[Event]) -> None:
-        self._keep([PACK, str(path), digest, _encode_events(events)])
+        self._keep([PACK, str(path), digest, _encode_events(events, path)])
 
     def keep_claims(self, path: Path, digest: str, claims: Claims, events: list[Event]) -> None:
-        self._keep([CLAIMS, str(path), digest, encode(claims, Claims), _encode_events(events)])
+        self._keep([CLAIMS, str(path), digest, encode(claims, Claims, path), _encode_events(events, path)])
 
     def save(self) -> None:
         """Write what this run used and loaded, when it differs from the file; never raises."""
@@ -179,6 +184,19 @@ class BankCache:
         return entries
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Build many objects without the cyclic collector: none of them is garbage yet, and each of its
+    runs would walk the whole heap (the interface's too) for nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _read_own_file(path: Path, owner: int | None) -> bytes:
     """The bytes of `path` if it is a regular file of `owner`'s that no one else can read or write."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -208,23 +226,24 @@ def _line(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _encode_events(events: list[Event]) -> list[Any]:
+def _encode_events(events: list[Event], home: Path) -> list[Any]:
+    """A file's events as JSON data; its own locations are written without the path."""
     encoded: list[Any] = []
     for event in events:
         if isinstance(event, Problem):
-            encoded.append(["problem", encode(event.diagnostic, Diagnostic)])
+            encoded.append(["problem", encode(event.diagnostic, Diagnostic, home)])
         elif isinstance(event, Unlisted):
             encoded.append(["unlisted", str(event.path), event.severity.value, event.count])
         elif isinstance(event, Found):
-            encoded.append(["found", encode(event.question, Question)])
+            encoded.append(["found", encode(event.question, Question, home)])
         elif isinstance(event, Rejected):
-            encoded.append(["rejected", encode(event.question, Question), encode(event.skipped, SkippedQuestion)])
+            encoded.append(["rejected", encode(event.question, Question, home), encode(event.skipped, SkippedQuestion, home)])
         else:
-            encoded.append(["skipped", encode(event.skipped, SkippedQuestion)])
+            encoded.append(["skipped", encode(event.skipped, SkippedQuestion, home)])
     return encoded
 
 
-def _decode_events(data: Any) -> list[Event]:
+def _decode_events(data: Any, home: Path) -> list[Event]:
     if type(data) is not list:
         raise CacheMismatch("expected a list of events")
     events: list[Event] = []
@@ -233,15 +252,15 @@ def _decode_events(data: Any) -> list[Event]:
             raise CacheMismatch("expected an event")
         kind, *parts = item
         if kind == "problem" and len(parts) == 1:
-            events.append(Problem(decode(parts[0], Diagnostic)))
+            events.append(Problem(decode(parts[0], Diagnostic, home)))
         elif kind == "unlisted" and len(parts) == 3 and type(parts[2]) is int and parts[2] > 0:
             events.append(Unlisted(decode(parts[0], Path), decode(parts[1], Severity), parts[2]))
         elif kind == "found" and len(parts) == 1:
-            events.append(Found(decode(parts[0], Question)))
+            events.append(Found(decode(parts[0], Question, home)))
         elif kind == "rejected" and len(parts) == 2:
-            events.append(Rejected(decode(parts[0], Question), decode(parts[1], SkippedQuestion)))
+            events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
         elif kind == "skipped" and len(parts) == 1:
-            events.append(Skipped(decode(parts[0], SkippedQuestion)))
+            events.append(Skipped(decode(parts[0], SkippedQuestion, home)))
         else:
             raise CacheMismatch(f"not an event: {str(kind)[:40]}")
     return events

@@ -3,7 +3,8 @@
 The bank cache stores questions with this. Decoding builds only the types the hints name (the
 model's dataclasses, texts, numbers, paths), checks every value's JSON type against its field,
 and raises CacheMismatch at the first value that does not fit: data that does not match the
-model is refused, never guessed at, and nothing in it can choose a class or run code.
+model is refused, never guessed at, and nothing in it can choose a class or run code. A location
+in the file being stored (`home`, nearly all of them) is written as [line, column] alone.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
@@ -25,18 +28,32 @@ Codec = tuple[Callable[[Any], Any], Callable[[Any], Any]]
 _PRIMITIVES = (str, int, float, bool)
 
 
+_home: ContextVar[Path | None] = ContextVar("home", default=None)
+
+
 class CacheMismatch(ValueError):
     """JSON data that does not fit the model type it is read as."""
 
 
-def encode(value: object, tp: object) -> Any:
+def encode(value: object, tp: object, home: Path | None = None) -> Any:
     """`value`, of model type `tp`, as JSON data (lists, strings, numbers, booleans, null)."""
-    return codec_for(tp)[0](value)
+    with _at_home(home):
+        return codec_for(tp)[0](value)
 
 
-def decode(data: object, tp: object) -> Any:
+def decode(data: object, tp: object, home: Path | None = None) -> Any:
     """The model value of type `tp` that `data` encodes; CacheMismatch when it does not fit."""
-    return codec_for(tp)[1](data)
+    with _at_home(home):
+        return codec_for(tp)[1](data)
+
+
+@contextmanager
+def _at_home(home: Path | None) -> Iterator[None]:
+    token = _home.set(home)
+    try:
+        yield
+    finally:
+        _home.reset(token)
 
 
 @cache
@@ -63,6 +80,8 @@ def codec_for(tp: Any) -> Codec:
         return _union(args)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         return _sequence(args[0])
+    if tp == tuple[int, int]:
+        return list, _mark
     if origin is dict:
         return _mapping(args[0], args[1])
     raise TypeError(f"the bank cache cannot store the model type {tp!r}")
@@ -93,14 +112,30 @@ def _shared_path(text: str) -> Path:
     return Path(text)
 
 
-def _location() -> Codec:
-    # Most values stored are locations (every key of every mapping has one): a codec of their own.
-    def decode_one(data: Any) -> Location:
-        if type(data) is not list or len(data) != 3 or type(data[1]) is not int or type(data[2]) is not int:
-            raise CacheMismatch("expected a location [path, line, column]")
-        return Location(_path(data[0]), data[1], data[2])
+def _mark(data: Any) -> tuple[int, int]:
+    # A (line, column) of the marks: there are thousands, so checked here in one go.
+    if type(data) is not list or len(data) != 2 or type(data[0]) is not int or type(data[1]) is not int:
+        raise CacheMismatch("expected [line, column]")
+    return data[0], data[1]
 
-    return (lambda value: [str(value.path), value.line, value.column]), decode_one
+
+def _location() -> Codec:
+    def encode_one(value: Location) -> Any:
+        if value.path == _home.get():
+            return [value.line, value.column]
+        return [str(value.path), value.line, value.column]
+
+    def decode_one(data: Any) -> Location:
+        if type(data) is list and len(data) == 2:
+            home = _home.get()
+            if home is None:
+                raise CacheMismatch("a location in no file")
+            return Location(home, *_mark(data))
+        if type(data) is not list or len(data) != 3:
+            raise CacheMismatch("expected a location [path, line, column]")
+        return Location(_path(data[0]), *_mark(data[1:]))
+
+    return encode_one, decode_one
 
 
 def _enum(tp: type[enum.Enum]) -> Codec:

@@ -73,7 +73,9 @@ def test_the_committed_fixture_itself_is_never_changed(v1_file):
 def test_after_migration_mock_interviews_group_their_attempts(v1_file):
     with open_store(v1_file) as store:
         first = attempt("softmax-two", at_ms=START_MS + 20 * DAY_MS, mode="mock", mock="mock-1")
-        second = attempt("scaling-variance", at_ms=START_MS + 20 * DAY_MS + 1, mode="mock", mock="mock-1", score=0.0, verdict="not_reached", response=None)
+        second = attempt(
+            "scaling-variance", at_ms=START_MS + 20 * DAY_MS + 1, mode="mock", mock="mock-1", score=0.0, verdict="not_reached", response=None
+        )
         store.record(first)
         store.record(second)
         store.record(attempt("softmax-two", at_ms=START_MS + 21 * DAY_MS, mode="mock", mock="mock-2"))

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # the bank loads numpy: only when a command needs it
     from quiz.bank import Bank, Selection
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "practice",
         parents=parents,

@@ -91,7 +91,8 @@ def user_version(connection: sqlite3.Connection) -> int:
 
 def is_empty(connection: sqlite3.Connection) -> bool:
     """Whether the file holds no table, index or trigger yet."""
-    return connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] == 0
+    count: int = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    return count == 0
 
 
 def migrate(connection: sqlite3.Connection, start: int, target: int = CURRENT) -> None:

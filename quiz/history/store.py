@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fsrs import Scheduler
@@ -43,7 +43,9 @@ HISTORY_FILE: Final = "history.sqlite3"
 BUSY_TIMEOUT_S: Final = 5.0
 """How long a writer waits for another one (another app instance) before giving up."""
 
-_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+_COLUMNS: Final = (
+    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+)
 _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
@@ -86,13 +88,19 @@ def open_history(
 def _row(attempt: AttemptRecord) -> tuple[object, ...]:
     """An attempt as the values of `_COLUMNS`."""
     a = attempt
-    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock)
+    return (
+        a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response,
+        float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock,
+    )  # fmt: skip
 
 
-def _record(row: tuple) -> AttemptRecord:
-    """An attempt from a row of `_COLUMNS`."""
+def _record(row: tuple[Any, ...]) -> AttemptRecord:
+    """An attempt from a row of `_COLUMNS` (sqlite3 types its values as Any)."""
     id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
-    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration, mock)
+    return AttemptRecord(
+        id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response,
+        score, verdict, misconception, hints, bool(revealed), duration, mock,
+    )  # fmt: skip
 
 
 class History:
@@ -205,7 +213,7 @@ class History:
             )
             return [_record(row) for row in rows]
 
-    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
+    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
         with self._reporting():
             return self.connection().execute(sql, params).fetchall()
@@ -223,7 +231,8 @@ class History:
     def attempt_count(self) -> int:
         """How many attempts the file holds."""
         with self._reporting():
-            return self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            count: int = self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            return count
 
     def card(self, question: str) -> CardState | None:
         """`question`'s review card, or None before its first review."""

@@ -83,14 +83,16 @@ def export(history: History, out: TextIO, fmt: str) -> int:
     records = (exported(attempt, easy) for attempt, easy in history.attempts_with_marks())
     count = 0
     if fmt == "jsonl":
-        for count, record in enumerate(records, 1):
+        for record in records:
             out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+            count += 1
         return count
     out.write(BOM)
     writer = csv.writer(out)
     writer.writerow(FIELDS)
-    for count, record in enumerate(records, 1):
+    for record in records:
         writer.writerow([_csv_cell(name, record[name]) for name in FIELDS])
+        count += 1
     return count
 
 

@@ -18,7 +18,7 @@ import logging
 import os
 import stat
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -79,7 +79,8 @@ class BankCache:
         self._path: Path | None = None
         self._header: dict[str, Any] = {}
         self._stored: dict[tuple[str, str, str], tuple[str, Any]] = {}  # key: (line, its JSON data)
-        self._kept: dict[tuple[str, str, str], str] = {}  # what this run used or loaded, as lines
+        # What this run used (its line as read) or loaded (encoded when saved, after the first screen).
+        self._kept: dict[tuple[str, str, str], str | Callable[[], list[Any]]] = {}
         self._changed = False
 
     def open(self, sources: Sequence[Path]) -> None:
@@ -127,16 +128,26 @@ class BankCache:
             return None
 
     def keep_pack(self, path: Path, digest: str, events: list[Event]) -> None:
-        self._keep([PACK, str(path), digest, _encode_events(events, path)])
+        """Keep what loading a pack gave, for `save` to write."""
+        self._keep((PACK, str(path), digest), lambda: [PACK, str(path), digest, _encode_events(events, path)])
 
     def keep_claims(self, path: Path, digest: str, claims: Claims, events: list[Event]) -> None:
-        self._keep([CLAIMS, str(path), digest, encode(claims, Claims, path), _encode_events(events, path)])
+        """Keep what loading the claims file gave, for `save` to write."""
+        self._keep(
+            (CLAIMS, str(path), digest), lambda: [CLAIMS, str(path), digest, encode(claims, Claims, path), _encode_events(events, path)]
+        )
 
     def save(self) -> None:
         """Write what this run used and loaded, when it differs from the file; never raises."""
         if self._path is None or not (self._changed or len(self._kept) < len(self._stored)):
             return
-        text = "".join(line + "\n" for line in [_line(self._header), *self._kept.values()])
+        lines = [_line(self._header)]
+        for key, kept in self._kept.items():
+            try:
+                lines.append(kept if isinstance(kept, str) else _line(kept()))
+            except (CacheMismatch, TypeError, ValueError) as exc:  # a value the cache cannot store: read afresh next time
+                log.info("bank cache %s: %s not kept: %s", self._path, key[1], exc)
+        text = "".join(line + "\n" for line in lines)
         try:
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             write_text_atomically(self._path, text)  # a temporary file only its owner can read
@@ -157,8 +168,8 @@ class BankCache:
         self._kept.pop(key, None)
         self._changed = True
 
-    def _keep(self, entry: list[Any]) -> None:
-        self._kept[(entry[0], entry[1], entry[2])] = _line(entry)
+    def _keep(self, key: tuple[str, str, str], entry: Callable[[], list[Any]]) -> None:
+        self._kept[key] = entry
         self._changed = True
 
     def _read(self, path: Path, owner: int | None) -> dict[tuple[str, str, str], tuple[str, Any]]:

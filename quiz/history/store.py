@@ -23,10 +23,11 @@ from urllib.parse import quote
 from fsrs import Scheduler
 
 from quiz import locations
-from quiz.history import cards, drafts, schema
+from quiz.history import cards, drafts, mocks, schema
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
+from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -172,13 +173,20 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
-    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
-        """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
-        then rebuild the cards of their questions. Returns (added, already present)."""
+    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = ()) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark) and mock sittings that are not here yet, all in
+        one transaction, then rebuild the cards of their questions. Returns (added, already present)
+        attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
         insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
+            for sitting in sittings:
+                if mocks.insert_or_keep_mock(connection, sitting.row):
+                    for asked in sitting.asked:
+                        mocks.insert_asked(connection, asked, keep=True)
+                    for spoken in sitting.spoken:
+                        mocks.insert_spoken(connection, spoken, keep=True)
             added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
@@ -259,6 +267,66 @@ class History:
         """Forget the draft of `key` (once its answer is submitted)."""
         with self._reporting(), self._transaction() as connection:
             drafts.discard_draft(connection, key)
+
+    # --- mock interviews ------------------------------------------------------------------
+
+    def save_mock(self, progress: MockProgress) -> None:
+        """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
+        attempts with their card updates, questions asked, and the finish, in that order.
+
+        Raises ValueError for an invalid attempt or an id already recorded."""
+        for attempt in progress.attempts:
+            check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            if progress.mock is not None:
+                mocks.insert_mock(connection, progress.mock)
+            for spoken in progress.spoken:
+                mocks.insert_spoken(connection, spoken)
+            for attempt in progress.attempts:
+                try:
+                    connection.execute(_INSERT, _row(attempt))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+                cards.apply_attempt(connection, self._scheduler, attempt)
+            for asked in progress.asked:
+                mocks.insert_asked(connection, asked)
+            if progress.finished_ms is not None:
+                mocks.finish_mock(connection, progress.mock_id, progress.finished_ms)
+
+    def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
+        """Store a spoken answer's self-grades and record its attempt, in one transaction.
+
+        Raises ValueError when it is not awaiting self-grades (unknown or already graded)."""
+        assert row.levels is not None and row.graded_ms is not None
+        check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            if not mocks.set_levels(connection, row.id, row.levels, row.graded_ms):
+                raise ValueError(f"spoken answer {row.id} is not awaiting self-grades")
+            connection.execute(_INSERT, _row(attempt))
+            return cards.apply_attempt(connection, self._scheduler, attempt)
+
+    def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:
+        """Sittings, oldest first: only those with `status` (running, finished) or `key` when given."""
+        with self._reporting():
+            return mocks.load_mocks(self.connection(), status=status, key=key)
+
+    def running_mocks(self) -> list[MockRow]:
+        """Sittings still running: interrupted ones, to offer for resuming."""
+        return self.mocks(status="running")
+
+    def mock(self, mock_id: str) -> StoredMock | None:
+        """Everything kept of sitting `mock_id`, read at one moment; None when there is none."""
+        with self._reporting():
+            connection = self.connection()
+            connection.execute("BEGIN")  # one snapshot: another process may be adding to it
+            try:
+                row = mocks.load_mock(connection, mock_id)
+                asked = mocks.load_asked(connection, mock_id)
+                spoken = mocks.load_spoken(connection, mock_id)
+                attempts = tuple(reversed(self.attempts(mock=mock_id)))
+            finally:
+                connection.execute("COMMIT")
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
 
     # --- internals -----------------------------------------------------------------------
 

@@ -111,7 +111,7 @@ class BankCache:
         try:
             with _collector_paused():
                 return _decode_events(found[3], path)
-        except (CacheMismatch, IndexError):
+        except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
             self._unfit((PACK, str(path), digest))
             return None
 
@@ -123,7 +123,7 @@ class BankCache:
         try:
             with _collector_paused():
                 return decode(found[3], Claims, path), _decode_events(found[4], path)
-        except (CacheMismatch, IndexError):
+        except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
             self._unfit((CLAIMS, str(path), digest))
             return None
 

@@ -79,14 +79,14 @@ Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 """
 
 QUIZ = f"""
-import time
+import sys, time
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
 async def until_shown(pilot):  # by class name: the harness imports nothing the app would not
     while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
         await pilot.pause()
-    print("shown", time.monotonic(), flush=True)
+    say(f"shown {{time.monotonic()}}")
     while not pilot.app.history.opened:  # its worker starts after the first frame: wait until it has
         await pilot.pause()
     await pilot.app.workers.wait_for_complete()
@@ -95,9 +95,13 @@ async def until_shown(pilot):  # by class name: the harness imports nothing the 
 app = make_app(start=Selection(key={KEY!r}), seed=1)
 opening = app.history.open
 
+def say(line):  # one write per line: the worker thread and the app print at about the same time
+    sys.stdout.write(line + "\\n")
+    sys.stdout.flush()
+
 def timed_open():  # in the app's worker thread: when the history file is open, on the same clock
     opening()
-    print("history", time.monotonic(), app.history.problem is None, flush=True)
+    say(f"history {{time.monotonic()}} {{app.history.problem is None}}")
 
 app.history.open = timed_open
 app.run(headless=True, size=(100, 30), auto_pilot=until_shown)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePath
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 
@@ -25,13 +25,15 @@ from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
 from quiz.mock.clock import Clock, interview_clock
-from quiz.mock.compose import MockPlan
 from quiz.settings import load_settings
 from quiz.ui import linebreaks
 from quiz.ui.app_commands import AppCommands
 from quiz.ui.bank_loading import BankLoading
 from quiz.ui.mock_flow import MockFlow, MockStart
 from quiz.ui.navigation import Navigation
+
+if TYPE_CHECKING:
+    from quiz.mock.compose import MockPlan
 
 log = logging.getLogger(__name__)
 

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from textual import on
 
 from quiz.bank import SelectionError
 from quiz.mock.clock import Clock, interview_clock
-from quiz.mock.compose import MockPlan, compose
-from quiz.mock.session import MockSession
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock
 from quiz.ui.screens.home import HomeScreen
+
+if TYPE_CHECKING:  # the mock's modules are imported when a mock is first asked for: start-up stays short
+    from quiz.mock.compose import MockPlan
+    from quiz.mock.session import MockSession
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,8 @@ class MockFlow(QuizAppBase):
     def _start_mock(self, message: StartMock) -> None:
         if self.bank is None:
             return
+        from quiz.mock.compose import compose
+
         try:
             plan = compose(self.bank, message.options)
         except SelectionError as exc:
@@ -99,11 +104,15 @@ class MockFlow(QuizAppBase):
         return True
 
     def _resume(self, mock_id: str) -> MockSession | None:
+        from quiz.mock.session import MockSession
+
         assert self.bank is not None
         start = self.mock_start
         return MockSession.resume(self.bank, self.history, mock_id, clock=start.clock, wall=start.wall)
 
     def _sit(self, plan: MockPlan) -> None:
+        from quiz.mock.session import MockSession
+
         assert self.bank is not None
         start = self.mock_start
         session = MockSession.start(self.bank, plan, self.history, lang=self.lang, feedback=plan.options.feedback, clock=start.clock, wall=start.wall)

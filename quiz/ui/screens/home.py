@@ -9,7 +9,7 @@ picker and then says what the learner chose with a message (`StartPractice`, `Op
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,10 +21,12 @@ from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.mock.options import MockOptions
 from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartMock, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:
+    from quiz.mock.options import MockOptions
 
 PICKED: dict[str, Callable[[str], Selection]] = {
     "topic": lambda value: Selection(topic=value),

@@ -28,13 +28,13 @@ from quiz.ui.answers.notes import NotesAnswer
 from quiz.ui.answers.registry import answer_widget
 from quiz.ui.messages import MockOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
-from quiz.ui.screens.help import Section
 from quiz.ui.widgets.clocks import ClockBar
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
     from quiz.mock.session import MockSession
+    from quiz.ui.screens.help import Section
 
 
 class MockScreen(AnsweringScreen):

@@ -11,7 +11,7 @@ The question and its answer are laid out by `AnsweringScreen`, which the mock in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -31,10 +31,12 @@ from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
-from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.variants.variant import Variant
+
+if TYPE_CHECKING:  # the help screen is imported when first opened
+    from quiz.ui.screens.help import Section
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""

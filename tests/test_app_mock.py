@@ -27,7 +27,8 @@ from quiz.ui.app import QuizApp
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.mock import MockScreen
 from quiz.ui.screens.mocksetup import MockSetupScreen, ResumeScreen
-from quiz.ui.screens.report import ReportScreen
+from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.screens.report import ReportScreen, reports_dir
 from quiz.ui.screens.selfgrade import LevelPicker, SelfGradeScreen
 
 SIZE = (80, 24)
@@ -356,3 +357,24 @@ async def test_esc_twice_ends_the_interview_and_what_is_typed_counts():
         await settle(pilot)
         assert isinstance(app.screen, ReportScreen)
     assert attempts_by_question() == {"fx-number": ("correct", "1.25", 1.0), "fx-vector": ("not_reached", None, 0.0)}
+
+
+async def test_the_report_is_saved_as_markdown_and_f5_practises_exactly_what_was_missed():
+    clock = SetClock()
+    app = mock_app(plan_of("fx-number", "fx-vector", "fx-truefalse", minutes=3), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await answer_number(pilot, "7")  # wrong
+        await answer_number(pilot, format_array_inline(app.screen.session.current.answer))
+        await tick(pilot, clock, 200)  # time up on the third: no answer
+        report = app.screen
+        assert isinstance(report, ReportScreen) and report.missed == ("fx-number", "fx-truefalse")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert report.saved is not None and report.saved.read_text(encoding="utf-8") == report.markdown
+        assert report.saved.parent == reports_dir() and report.saved.suffix == ".md"
+        await pilot.press("f5")
+        await settle(pilot)
+        practice = app.screen
+        assert isinstance(practice, QuestionScreen) and practice.session.selection.ids == ("fx-number", "fx-truefalse")
+        assert practice.variant.question.id == "fx-number"

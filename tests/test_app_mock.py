@@ -378,3 +378,18 @@ async def test_the_report_is_saved_as_markdown_and_f5_practises_exactly_what_was
         practice = app.screen
         assert isinstance(practice, QuestionScreen) and practice.session.selection.ids == ("fx-number", "fx-truefalse")
         assert practice.variant.question.id == "fx-number"
+
+
+async def test_time_up_under_the_help_screen_still_ends_on_the_report():
+    clock = SetClock()
+    app = mock_app(plan_of("fx-number", minutes=1), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        mock = app.screen
+        await pilot.press("f1")
+        await settle(pilot)
+        clock.now += 61
+        mock.clocks.tick()  # its timer keeps running under the help
+        await settle(pilot)
+        assert isinstance(app.screen, ReportScreen) and len(app.screen_stack) == 3  # base, home, report
+    assert attempts_by_question() == {"fx-number": ("no_answer", None, 0.0)}

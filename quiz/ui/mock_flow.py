@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from textual import on
+from textual.screen import ModalScreen
 
 from quiz.bank import SelectionError
 from quiz.mock.clock import Clock, interview_clock
@@ -129,6 +130,8 @@ class MockFlow(QuizAppBase):
         """Self-grading while spoken answers wait for it, then the report, in place of the screen before."""
         session = message.session
         self._tell_history_problem()
+        while isinstance(self.screen, ModalScreen):  # time ran out under the help or the palette
+            self.pop_screen()
         if session.pending_self_grades():
             from quiz.ui.screens.selfgrade import SelfGradeScreen
 

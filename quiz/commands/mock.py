@@ -198,7 +198,6 @@ def launch_mock(args: argparse.Namespace, plan: MockPlan, bank: Bank) -> int:
     """Open the app on the mock interview `plan` and run it until the candidate quits."""
     from quiz.ui.app import make_app
 
-    mock = {"mock": plan, "mock_feedback": args.feedback}  # make_app's mock keywords (the app's side of issue 11)
-    app = make_app(args.bank, lang=args.lang, bank=bank, **mock)
+    app = make_app(args.bank, lang=args.lang, bank=bank, mock=plan, mock_feedback=args.feedback)
     app.run()
     return 0

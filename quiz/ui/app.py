@@ -2,19 +2,21 @@
 
 The app is put together from parts that each do one job: the shared state, history and first
 screen (`quiz.ui.app_base`), loading the bank (`quiz.ui.bank_loading`), answering the typed
-messages screens post (`quiz.ui.navigation`), and the app's keys and palette commands
-(`quiz.ui.app_commands`). This module holds what the app is as a whole: its styles, size
-classes and keys, what happens when it starts, and the factory.
+messages screens post (`quiz.ui.navigation`), the app's keys and palette commands
+(`quiz.ui.app_commands`), and the mock interview's screens in turn (`quiz.ui.mock_flow`). This
+module holds what the app is as a whole: its styles, size classes and keys, what happens when it
+starts, and the factory.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path, PurePath
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.binding import Binding, BindingType
 
@@ -22,16 +24,21 @@ from quiz.bank import Bank, Selection
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
+from quiz.mock.clock import Clock, interview_clock
 from quiz.settings import load_settings
 from quiz.ui import linebreaks
 from quiz.ui.app_commands import AppCommands
 from quiz.ui.bank_loading import BankLoading
+from quiz.ui.mock_flow import MockFlow, MockStart
 from quiz.ui.navigation import Navigation
+
+if TYPE_CHECKING:
+    from quiz.mock.compose import MockPlan
 
 log = logging.getLogger(__name__)
 
 
-class QuizApp(Navigation, BankLoading, AppCommands):
+class QuizApp(MockFlow, Navigation, BankLoading, AppCommands):
     """Practise attention interview questions in the terminal."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "history.tcss"]
@@ -73,14 +80,21 @@ def make_app(
     bank: Bank | None = None,
     on_attempt: Callable[[AttemptRecord], None] | None = None,
     now: Callable[[], datetime] | None = None,
+    mock: MockPlan | None = None,
+    mock_feedback: str = "end",
+    mock_clock: Clock = interview_clock,
+    mock_wall: Clock = time.time,
+    mock_ticking: bool = True,
 ) -> QuizApp:
     """The app with the saved settings; it loads the bank (bundled, user packs, `bank_paths`) in a
     worker unless one is given, and keeps history in the data directory's file. `now` is the
-    clock attempts are stamped with and statistics counted at (the system's unless given)."""
+    clock attempts are stamped with and statistics counted at (the system's unless given).
+    With `mock`, it opens straight into that mock interview (feedback `end` or `each`); every
+    mock interview keeps time on `mock_clock` and `mock_wall` (tests set them)."""
     settings, problem = load_settings()
     if lang is not None:
         settings = replace(settings, language=lang)
-    return QuizApp(
+    app = QuizApp(
         settings,
         bank=bank,
         bank_paths=bank_paths,
@@ -91,3 +105,5 @@ def make_app(
         history=Recorder(now=now) if now is not None else None,
         startup_messages=[problem] if problem else [],
     )
+    app.mock_start = MockStart(mock, mock_feedback, mock_clock, mock_wall, mock_ticking)
+    return app

@@ -1,5 +1,5 @@
-"""The home screen: practise (everything, a selection, or what is due for review), browse the
-bank, statistics, settings, quit. The review entry shows how many questions are due.
+"""The home screen: practise (everything, a selection, or what is due for review), sit a mock
+interview, browse the bank, statistics, settings, quit. The review entry shows how many questions are due.
 
 Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
 picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
@@ -9,7 +9,7 @@ picker and then says what the learner chose with a message (`StartPractice`, `Op
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -21,9 +21,12 @@ from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
+from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartMock, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:
+    from quiz.mock.options import MockOptions
 
 PICKED: dict[str, Callable[[str], Selection]] = {
     "topic": lambda value: Selection(topic=value),
@@ -36,6 +39,7 @@ PICKED: dict[str, Callable[[str], Selection]] = {
 MENU = (
     "practice_all",
     "review_due",
+    "mock",
     "practice_topic",
     "practice_claim",
     "practice_difficulty",
@@ -90,6 +94,7 @@ class HomeScreen(QuizScreen):
         return {
             "practice_all": lambda: self.post_message(StartPractice(Selection())),
             "review_due": lambda: self.post_message(ReviewDue()),
+            "mock": self.set_up_mock,
             "practice_topic": self.pick_topic,
             "practice_claim": self.pick_claim,
             "practice_difficulty": self.pick_difficulty,
@@ -129,6 +134,15 @@ class HomeScreen(QuizScreen):
         from quiz.ui.screens.pick import KeyScreen
 
         self.app.push_screen(KeyScreen(self.lang, self.bank), self._practise("key"))
+
+    def set_up_mock(self) -> None:
+        from quiz.ui.screens.mocksetup import MockSetupScreen
+
+        def start(options: MockOptions | None) -> None:
+            if options is not None:
+                self.post_message(StartMock(options))
+
+        self.app.push_screen(MockSetupScreen(self.lang, self.bank), start)
 
     def _practise(self, field: str) -> Callable[[str | None], None]:
         """What to do with a picker's answer: practise the selection it names (None: nothing)."""

@@ -73,7 +73,8 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
     if not report.final:
         lines += [f"> {tr('mockreport.not_final', lang)}", ""]
     lines += [
-        f"**{tr('mockreport.overall', lang)}** {_percent(scores.overall)}",
+        # The figure is the bold part: Textual's Markdown drops the space after a closing `**`.
+        f"{tr('mockreport.overall', lang)} **{_percent(scores.overall)}**",
         "",
         tr(
             "mockreport.counts", lang, questions=len(report.lines), no_answer=report.count("no_answer"),

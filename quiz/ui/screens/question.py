@@ -38,6 +38,7 @@ from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
@@ -89,7 +90,7 @@ class QuestionScreen(QuizScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="status", markup=False)
+        yield StatusLine(id="status")
         yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
         with VerticalScroll(id="question-body"):
             yield MathMarkdown(id="prompt")
@@ -170,25 +171,23 @@ class QuestionScreen(QuizScreen):
             control.focus(scroll_visible=False)
 
     def update_status(self) -> None:
-        """The status line: today's attempts and mean score, then the question's facts."""
+        """The status line: today's attempts and mean score, then the question's facts (its hints
+        only if it has any), wrapped only between its parts."""
         session, variant = self.session, self.variant
         if variant is None:
             return
         question = variant.question
         answered, mean = self.history.today() if self.history is not None else (session.answered, session.mean_score)
-        self.query_one("#status", Static).update(
-            tr(
-                "ui.status",
-                self.lang,
-                answered=answered,
-                mean=f"{mean:.2f}",
-                topic=self._topic_name(question.topic),
-                difficulty=question.difficulty,
-                used=self.hints_shown,
-                hints=len(question.hints),
-                time=time_budget(question.time),
-            )
-        )
+        parts = [
+            tr("ui.status_today", self.lang, answered=answered),
+            tr("ui.status_mean", self.lang, mean=f"{mean:.2f}"),
+            self._topic_name(question.topic),
+            tr("ui.status_level", self.lang, difficulty=question.difficulty),
+        ]
+        if question.hints:
+            parts.append(tr("ui.status_hints", self.lang, used=self.hints_shown, hints=len(question.hints)))
+        parts.append(tr("ui.status_time", self.lang, time=time_budget(question.time)))
+        self.query_one("#status", StatusLine).show(parts)
 
     def _topic_name(self, topic: str) -> str:
         known = self.session.bank.claims.topics.get(topic)

@@ -9,6 +9,7 @@ def isolated_user_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
+    monkeypatch.delenv("COLUMNS", raising=False)  # printed text is fitted to it: the shell's must not count
     return home
 
 

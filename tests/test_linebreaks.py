@@ -10,6 +10,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from quiz.render import wrap
 from quiz.ui import linebreaks
 
 RICH_WORD = re.compile(r"\s*\S+\s*")  # the pattern Rich ships, for comparison
@@ -46,9 +47,9 @@ def test_japanese_lines_are_filled_and_follow_the_basic_kinsoku_rules(width):
         assert cell_len(line) <= width
         assert cell_len(line) >= width - 4, (width, line)  # no half-empty lines
     for line in wrapped[1:]:
-        assert line[0] not in linebreaks.CLOSING, line  # no line starts with 、。」 or small kana
+        assert line[0] not in wrap.CLOSING, line  # no line starts with 、。」 or small kana
     for line in wrapped[:-1]:
-        assert line[-1] not in linebreaks.OPENING, line  # none ends with 「
+        assert line[-1] not in wrap.OPENING, line  # none ends with 「
 
 
 @pytest.mark.parametrize(
@@ -60,7 +61,7 @@ def test_japanese_lines_are_filled_and_follow_the_basic_kinsoku_rules(width):
     ],
 )
 def test_text_without_japanese_is_split_exactly_as_rich_does(text):
-    assert [m.group() for m in linebreaks.WORD.finditer(text)] == [m.group() for m in RICH_WORD.finditer(text)]
+    assert [m.group() for m in wrap.WORD.finditer(text)] == [m.group() for m in RICH_WORD.finditer(text)]
     for width in (10, 25, 40):
         assert unspaced("".join(lines(text, width))) == unspaced(text)
 

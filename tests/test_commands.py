@@ -285,11 +285,16 @@ def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, 
     assert data["hints"] == ["Halve the scores first."]
     assert data["worked"][0]["name"] == "run.weights" and data["worked"][0]["label"] == "Weights of the run"
     assert data["worked"][0]["value"][0] == pytest.approx(data["answer"])
-    assert "unscaled" in [w["name"] for w in data["worked"]] and "answer" not in [w["name"] for w in data["worked"]]
+    # The run's other steps in the catalogue's words; `unscaled`, a value without words, is not shown.
+    assert [(w["name"], w["label"]) for w in data["worked"][1:]] == [
+        ("run.scores", "raw scores QKᵀ"),
+        ("run.scaled", "scaled scores"),
+        ("run.output", "output, the weights times V"),
+    ]
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--bank", str(path))
     assert "  forgot to halve (no_scaling, scores at most 0.25): [" in text
     assert "Hints:\n  1. Halve the scores first." in text
-    assert "Worked values:\n  Weights of the run: [[" in text
+    assert "Worked values:\n  Weights of the run: [[" in text and "\n  raw scores QKᵀ: [[" in text and "run.scores" not in text
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--lang", "ja", "--bank", str(path))
     assert "  半分にし忘れた (no_scaling、得点は最大 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
     data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from textual import events
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input, OptionList, Select, SelectionList, Static
+from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from fixture_bank import PACK, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection, load_bank
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
-from quiz.ui.answers.lettered import LetteredOptions
+from quiz.ui.answers.lettered import LetteredChecklist, LetteredOptions
 from quiz.ui.answers.order import OrderAnswer
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
@@ -305,7 +305,7 @@ async def test_multi_letters_and_space_toggle_and_enter_submits():
         variant = app.screen.session.variant
         right = correct_options(variant)
         wrong = [i for i, _ in shown(variant) if i not in right]
-        checklist = app.screen.query_one(SelectionList)
+        checklist = app.screen.query_one(LetteredChecklist)
         await pilot.press(letter_of(app, wrong[0]))  # ticked, then untick it with Space
         await pilot.pause()
         assert checklist.selected == [wrong[0]]
@@ -365,7 +365,7 @@ async def test_explain_reveals_the_model_answer_then_ticks_points_with_letters()
         await pilot.press("f4")
         await settle(pilot)
         assert app.screen.query_one("#model-answer")
-        rubric = app.screen.query_one("#rubric", SelectionList)
+        rubric = app.screen.query_one("#rubric", LetteredChecklist)
         assert app.screen.focused is rubric
         await pilot.press("a", "b", "space")  # b is highlighted after its letter: space unticks it
         await pilot.pause()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual import on
 from textual.widget import Widget
-from textual.widgets import SelectionList
 
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.lettered import LetteredChecklist
@@ -17,8 +16,8 @@ class ChecklistAnswer(AnswerWidget):
         found = self.query(LetteredChecklist)  # explain mounts its checklist once the model answer is shown
         return found.first() if found else None
 
-    @on(SelectionList.SelectedChanged)
-    def _ticked(self, event: SelectionList.SelectedChanged[str]) -> None:
+    @on(LetteredChecklist.Toggled)
+    def _ticked(self, event: LetteredChecklist.Toggled) -> None:
         event.stop()
         self.post_message(self.Changed())
 
@@ -29,4 +28,4 @@ class ChecklistAnswer(AnswerWidget):
 
     def ticked(self) -> list[str]:
         """The values of the ticked points."""
-        return list(self.query_one(LetteredChecklist).selected)
+        return self.query_one(LetteredChecklist).selected

@@ -207,7 +207,7 @@ async def test_a_right_answer_after_a_hint_scores_less():
         await pilot.press("f2")
         await type_answer(pilot, "0.8808 0.1192")
         assert verdict(app).startswith("Correct · Score 0.75")
-        assert "1 hint(s) used" in text_of(app, "#penalty")
+        assert "1 hint used: −25% of the score" in text_of(app, "#penalty")
 
 
 async def test_footer_keys_follow_what_can_be_done_now():

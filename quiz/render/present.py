@@ -40,7 +40,8 @@ def feedback_parts(variant: Variant, result: Result, response: Any, lang: str) -
     marked, the mistake named, a near miss, then the feedback of the mistake or options picked."""
     parts: list[tuple[str, str]] = []
     if result.penalty and result.raw_score > 0:  # hints cost nothing when nothing was scored
-        parts.append(("penalty", tr("grade.hint_penalty", lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}")))
+        key = "grade.hint_penalty_one" if result.hints_used == 1 else "grade.hint_penalty"
+        parts.append(("penalty", tr(key, lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}")))
     marked = None if result.verdict is Verdict.REVEALED else type_of(variant.question).marked_response(variant, result, response, lang)
     if marked is not None:
         parts.append(("marks", marked))

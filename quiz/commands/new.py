@@ -11,7 +11,7 @@ from quiz.commands import CommandError
 TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code"
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "new",
         parents=parents,

@@ -13,9 +13,10 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePath
+from typing import ClassVar
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from quiz.bank import Bank, Selection
 from quiz.history.recorder import Recorder
@@ -33,12 +34,13 @@ log = logging.getLogger(__name__)
 class QuizApp(Navigation, BankLoading, AppCommands):
     """Practise attention interview questions in the terminal."""
 
-    CSS_PATH = ["app.tcss", "history.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "history.tcss"]
     # Screens get a class for the terminal's size: the footer and the question's layout follow it.
-    HORIZONTAL_BREAKPOINTS = [(0, "-tiny"), (60, "-narrow"), (80, "-medium"), (120, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (16, "-tall")]
+    # The ignores: Textual annotates these `ClassVar[...] | None`, which mypy reads as instance variables.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-tiny"), (60, "-narrow"), (80, "-medium"), (120, "-wide")]  # type: ignore[misc]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (16, "-tall")]  # type: ignore[misc]
     # Textual's own palette and quit bindings have English labels; declared here, they are translated.
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "ui.key_help"),
         Binding("ctrl+p", "command_palette", "ui.key_palette", show=False, key_display="^p", priority=True),
         Binding("ctrl+q", "quit", "ui.key_quit", show=False, priority=True),

@@ -4,6 +4,7 @@ language, Ctrl+C's quit hint, the screenshot, and the system commands translated
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from textual.app import SystemCommand
 from textual.command import CommandPalette
@@ -38,7 +39,8 @@ class AppCommands(QuizAppBase):
 
     def action_command_palette(self) -> None:
         """Textual's palette, with its search prompt in the interface language."""
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # The ignore: Textual types is_open's argument App[object], and App's return type is invariant.
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             self.push_screen(CommandPalette(placeholder=tr("ui.palette_placeholder", self.lang), id="--command-palette"))
 
     def action_help_quit(self) -> None:
@@ -49,16 +51,17 @@ class AppCommands(QuizAppBase):
                 self.notify(tr("ui.quit_hint", self.lang, key=key), title=tr("ui.quit_title", self.lang))
                 return
 
-    def action_screenshot(self) -> None:
-        """Save an SVG of the screen in the screenshots folder (made if needed) and say where."""
-        folder = locations.screenshots_dir()
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """Save an SVG of the screen (in the screenshots folder unless `path` names another; made
+        if needed) and say where. Textual's parameters are kept, as its bindings may pass them."""
+        folder = Path(path) if path is not None else locations.screenshots_dir()
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            path = self.save_screenshot(path=str(folder))
+            saved = self.save_screenshot(filename, path=str(folder))
         except OSError as exc:
             self.notify(tr("ui.screenshot_failed", self.lang, reason=str(exc)), severity="error")
             return
-        self.notify(tr("ui.screenshot_saved", self.lang, path=path), title=tr("ui.screenshot_title", self.lang), markup=False)
+        self.notify(tr("ui.screenshot_saved", self.lang, path=saved), title=tr("ui.screenshot_title", self.lang), markup=False)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         lang = self.lang

@@ -9,11 +9,12 @@ submits. Both wrap long options rather than cutting them off.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text as RichText
 from textual import events, on
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
@@ -40,7 +41,7 @@ def _letter_of(event: events.Key) -> str:
 class LetteredOptions(OptionList):
     """Options that wrap, each behind a letter; the one chosen is marked ◉."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose(True)", "ui.key_choose_submit", show=False),
         Binding("space", "choose(False)", "ui.key_choose", show=False),
     ]
@@ -95,7 +96,7 @@ class LetteredChecklist(OptionList):
     second box, lit with the state of the option below it.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "ui.key_submit_ticked", show=False),
         Binding("space", "tick", "ui.key_tick", show=False),
     ]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 
-from quiz.answers import Invalid
 from quiz.types.options import letter, shown
 from quiz.ui.answers.base import plain
 from quiz.ui.answers.checklist import ChecklistAnswer
@@ -24,5 +21,5 @@ class MultiAnswer(ChecklistAnswer):
             id="options",
         )
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> frozenset[str]:
         return frozenset(self.ticked())

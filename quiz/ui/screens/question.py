@@ -174,8 +174,8 @@ class QuestionScreen(QuizScreen):
             control.focus(scroll_visible=False)
 
     def update_status(self) -> None:
-        """The status line: today's attempts and mean score, then the question's facts (its hints
-        only if it has any), wrapped only between its parts."""
+        """The status line: today's attempts and mean score, then the question's level, hints (only
+        if it has any), time and topic, wrapped only between its parts."""
         session, variant = self.session, self.variant
         if variant is None:
             return
@@ -184,12 +184,12 @@ class QuestionScreen(QuizScreen):
         parts = [
             tr("ui.status_today", self.lang, answered=answered),
             tr("ui.status_mean", self.lang, mean=f"{mean:.2f}"),
-            self._topic_name(question.topic),
             tr("ui.status_level", self.lang, difficulty=question.difficulty),
         ]
         if question.hints:
             parts.append(tr("ui.status_hints", self.lang, used=self.hints_shown, hints=len(question.hints)))
         parts.append(tr("ui.status_time", self.lang, time=time_budget(question.time)))
+        parts.append(self._topic_name(question.topic))  # the longest part last: it takes a line of its own on a narrow terminal
         self.query_one("#status", StatusLine).show(parts)
 
     def _topic_name(self, topic: str) -> str:

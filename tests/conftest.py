@@ -10,6 +10,7 @@ def isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("QUIZ_CACHE_DIR", str(home / "cache"))
+    monkeypatch.delenv("COLUMNS", raising=False)  # printed text is fitted to it: the shell's must not count
     return home
 
 

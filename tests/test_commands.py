@@ -10,6 +10,7 @@ import yaml
 from quiz import locations
 from quiz.bank import pack_files
 from quiz.cli import main
+from quiz.render.wrap import cell_len
 
 PACK = """\
 - id: p-one
@@ -286,15 +287,40 @@ def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, 
     assert data["hints"] == ["Halve the scores first."]
     assert data["worked"][0]["name"] == "run.weights" and data["worked"][0]["label"] == "Weights of the run"
     assert data["worked"][0]["value"][0] == pytest.approx(data["answer"])
-    assert "unscaled" in [w["name"] for w in data["worked"]] and "answer" not in [w["name"] for w in data["worked"]]
+    # The run's other steps in the catalogue's words; `unscaled`, a value without words, is not shown.
+    assert [(w["name"], w["label"]) for w in data["worked"][1:]] == [
+        ("run.scores", "raw scores QKᵀ"),
+        ("run.scaled", "scaled scores"),
+        ("run.output", "output, the weights times V"),
+    ]
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--bank", str(path))
     assert "  forgot to halve (no_scaling, scores at most 0.25): [" in text
     assert "Hints:\n  1. Halve the scores first." in text
-    assert "Worked values:\n  Weights of the run: [[" in text
+    assert "Worked values:\n  Weights of the run: [[" in text and "\n  raw scores QKᵀ: [[" in text and "run.scores" not in text
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--lang", "ja", "--bank", str(path))
     assert "  半分にし忘れた (no_scaling、得点は最大 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
     data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])
     assert data["mistakes"] == [{"name": "mask_after_softmax", "label": "masked after the softmax", "value": ["softmax", "mask"], "credit": 0.0}]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("width", [40, 80])
+def test_show_answer_fits_the_terminal_width_and_keeps_matrix_rows_whole(capsys, monkeypatch, lang, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = run(capsys, "show", "cross-attention-output-entry#3", "--answer", "--lang", lang)
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("⎡") for line in lines)  # the prompt's matrices, each row on one line
+    for line in lines:
+        assert cell_len(line) <= width, line
+    monkeypatch.delenv("COLUMNS")  # into a file (not a terminal): lines as they are
+    wide = run(capsys, "show", "cross-attention-output-entry#3", "--answer", "--lang", lang)[1]
+    assert max(cell_len(line) for line in wide.splitlines()) > 80
+    assert unspaced(wide) == unspaced(out)  # the same text, only broken differently
+
+
+def unspaced(text: str) -> str:
+    return "".join(text.split())
 
 
 def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path):

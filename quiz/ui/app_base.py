@@ -16,6 +16,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App
+from textual.content import Content
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
@@ -28,6 +29,7 @@ from quiz.settings import Settings, save_settings
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
+from quiz.ui.widgets.status import SEPARATOR
 
 
 class QuizAppBase(App[None]):
@@ -79,6 +81,12 @@ class QuizAppBase(App[None]):
         """Textual's notice with markup off unless asked: notices quote settings files, file names
         and pack messages, where `[/]` is text (as markup it raised MarkupError and closed the app)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title, then the screen's subtitle after " · " as everywhere else (Textual's own is " — ")."""
+        if not sub_title:
+            return Content(title)
+        return Content.assemble(Content(title), (SEPARATOR, "dim"), Content(sub_title).stylize("dim"))
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters (no colour, dimming), then ours: no control character reaches the terminal."""

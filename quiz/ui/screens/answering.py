@@ -26,6 +26,7 @@ from quiz.ui.answers.registry import answer_widget
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
 
@@ -52,7 +53,7 @@ class AnsweringScreen(QuizScreen):
 
     def compose(self) -> ComposeResult:
         yield from self.compose_top()
-        yield Static(id="status", markup=False)
+        yield StatusLine(id="status")
         yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
         with VerticalScroll(id="question-body"):
             yield MathMarkdown(id="prompt")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Header, Static
+from textual.widgets import Header
 
 from quiz.answers import Invalid
 from quiz.grading.result import Result
@@ -30,6 +30,7 @@ from quiz.ui.messages import MockOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.clocks import ClockBar
 from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class MockScreen(AnsweringScreen):
             parts.append(tr("mockapp.status_follow_up", self.lang))
         parts.append(topic.label(self.lang) if topic else question.topic)
         parts.append(tr("mockapp.status_level", self.lang, difficulty=question.difficulty))
-        self.query_one("#status", Static).update(" · ".join(parts))
+        self.query_one("#status", StatusLine).show(parts)
 
     def help_sections(self) -> list[Section]:
         variant = self.variant

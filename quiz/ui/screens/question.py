@@ -33,6 +33,7 @@ from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:  # the help screen is imported when first opened
@@ -114,25 +115,23 @@ class QuestionScreen(AnsweringScreen):
         self.update_status()
 
     def update_status(self) -> None:
-        """The status line: today's attempts and mean score, then the question's facts."""
+        """The status line: today's attempts and mean score, then the question's level, hints (only
+        if it has any), time and topic, wrapped only between its parts."""
         session, variant = self.session, self.variant
         if variant is None:
             return
         question = variant.question
         answered, mean = self.history.today() if self.history is not None else (session.answered, session.mean_score)
-        self.query_one("#status", Static).update(
-            tr(
-                "ui.status",
-                self.lang,
-                answered=answered,
-                mean=f"{mean:.2f}",
-                topic=self._topic_name(question.topic),
-                difficulty=question.difficulty,
-                used=self.hints_shown,
-                hints=len(question.hints),
-                time=time_budget(question.time),
-            )
-        )
+        parts = [
+            tr("ui.status_today", self.lang, answered=answered),
+            tr("ui.status_mean", self.lang, mean=f"{mean:.2f}"),
+            tr("ui.status_level", self.lang, difficulty=question.difficulty),
+        ]
+        if question.hints:
+            parts.append(tr("ui.status_hints", self.lang, used=self.hints_shown, hints=len(question.hints)))
+        parts.append(tr("ui.status_time", self.lang, time=time_budget(question.time)))
+        parts.append(self._topic_name(question.topic))  # the longest part last: it takes a line of its own on a narrow terminal
+        self.query_one("#status", StatusLine).show(parts)
 
     def _topic_name(self, topic: str) -> str:
         known = self.session.bank.claims.topics.get(topic)

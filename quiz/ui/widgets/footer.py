@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 WIDE_CLASS = "-wide"
 
@@ -22,4 +23,12 @@ class KeyFooter(Footer):
         wide = self.screen.has_class(WIDE_CLASS)
         self.compact = not wide
         self.show_command_palette = wide
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):
+                # Born in the style they will have: a key whose -compact class changes once mounted
+                # restyles itself there, key by key, on every screen and at every breakpoint.
+                # Textual binds each key's compact to the footer's, except the command palette's.
+                compact = widget.compact if widget.has_class("-command-palette") else self.compact
+                widget.set_reactive(FooterKey.compact, compact)
+                widget.set_class(compact, "-compact", update=False)
+            yield widget

@@ -37,6 +37,7 @@ from quiz.ui import linebreaks
 from quiz.ui.messages import (
     ChangeLanguage,
     ChangeTheme,
+    DraftElsewhere,
     GoHome,
     MarkEasy,
     OpenBrowser,
@@ -176,6 +177,16 @@ class QuizApp(App[None]):
         problem = self.history.notice()
         if problem is not None:
             self.notify(problem.message(self.lang), title=tr("ui.history_not_saved", self.lang), severity="warning", timeout=20, markup=False)
+
+    @on(DraftElsewhere)
+    def _tell_draft_elsewhere(self, message: DraftElsewhere) -> None:
+        """One notice for both: why history is not being saved and where the draft goes instead
+        (only where, once why has been said)."""
+        note = message.note
+        if note.reason is not None and self.history.tell_once(note.reason):
+            self.notify(note.message(self.lang), title=tr("ui.history_not_saved", self.lang), severity="warning", timeout=20)
+        else:
+            self.notify(note.without_reason().message(self.lang), severity="warning", timeout=15)
 
     def _attempt_graded(self, attempt: AttemptRecord) -> None:
         """Commit a graded attempt (before its feedback is drawn), then tell whoever else listens."""

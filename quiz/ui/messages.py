@@ -14,6 +14,7 @@ from quiz.bank import Selection
 
 if TYPE_CHECKING:
     from quiz.history.records import AttemptRecord
+    from quiz.practice.drafts import DraftNote
     from quiz.practice.session import PracticeSession
 
 
@@ -75,3 +76,12 @@ class MarkEasy(Message):
     def __init__(self, attempt: AttemptRecord) -> None:
         super().__init__()
         self.attempt = attempt
+
+
+class DraftElsewhere(Message):
+    """A code draft is being written to a file because the history file cannot be used (`note`
+    says where, and why): the app tells the learner, with why answers are not being saved."""
+
+    def __init__(self, note: DraftNote) -> None:
+        super().__init__()
+        self.note = note

@@ -418,7 +418,8 @@ async def test_the_topic_picker_shows_counts_and_greys_out_empty_topics():
         await open_menu_entry(pilot, "practice_topic")
         assert isinstance(app.screen, PickScreen)
         choices = app.screen.query_one(OptionList)
-        prompts = {choices.get_option_at_index(i).id: (str(choices.get_option_at_index(i).prompt), choices.get_option_at_index(i).disabled) for i in range(choices.option_count)}
+        options = [choices.get_option_at_index(i) for i in range(choices.option_count)]
+        prompts = {option.id: (str(option.prompt), option.disabled) for option in options}
         assert prompts["scaling"][0].endswith("3 questions") and not prompts["scaling"][1]
         assert prompts["attention"][0].endswith("1 question")
         assert prompts["testing"][0].startswith(BANK.claims.topics["testing"].label("en"))

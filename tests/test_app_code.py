@@ -17,13 +17,13 @@ from textual.widgets import Markdown, Static, TextArea
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
 from pilot_waits import settle
-from test_app_layout import assert_footer_keys_whole, footer_keys
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answers.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.widgets.feedback import FeedbackView
+from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
 BANK = code_fixture_bank()

@@ -87,6 +87,7 @@ def test_validate_self_tests_parametric_questions(capsys, tmp_path):
 
 def test_schema_is_valid_and_accepts_every_bundled_file(capsys):
     code, out, _ = run(capsys, "schema")
+    assert code == 0
     schema = json.loads(out)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
@@ -100,6 +101,7 @@ def test_schema_is_valid_and_accepts_every_bundled_file(capsys):
 def test_schema_rejects_an_unknown_field(capsys):
     run(capsys, "schema")  # warm nothing; schema is generated per call
     code, out, _ = run(capsys, "schema")
+    assert code == 0
     validator = jsonschema.Draft202012Validator(json.loads(out))
     question = {"id": "x", "type": "truefalse", "topic": "t", "prompt": "p", "answer": True, "promt": "typo"}
     assert not validator.is_valid(question)
@@ -300,4 +302,7 @@ def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path
     path.write_text(AUTHORED.replace("run.weights: {en", "run.weight: {en"), encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--seeds", "0", str(path))
     assert code == 1
-    assert f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)" in out
+    assert (
+        f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights)"
+        " (did you mean 'run.weights'?)"
+    ) in out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -25,7 +26,7 @@ def installed():
 
 def lines(text: str, width: int) -> list[str]:
     cuts = [0, *divide_line(text, width), len(text)]
-    return [text[a:b] for a, b in zip(cuts, cuts[1:])]
+    return [text[a:b] for a, b in itertools.pairwise(cuts)]
 
 
 @pytest.mark.parametrize("width", [20, 37, 60, 76])

@@ -17,9 +17,10 @@ from quiz import locations
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.links import check_follow_ups
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
-from quiz.format.convert import INVALID, Where
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
+from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
+from quiz.format.scalars import INVALID
 from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, read_yaml_file
 from quiz.types.registry import convert_question
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from quiz.commands import add_variant_arguments
 
+if TYPE_CHECKING:  # the bank and its variants load lazily, off `quiz --help`'s path
+    from quiz.variants.variant import Variant
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "show",
         parents=parents,
@@ -56,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_starter(variant) -> int:  # noqa: ANN001 - a Variant, imported lazily with the bank
+def print_starter(variant: Variant) -> int:
     """Print the starter as a file (`quiz show ID --starter > solution.py`); exit 1 for a question without one."""
     from quiz.commands import CommandError
     from quiz.types.registry import type_of

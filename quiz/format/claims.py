@@ -6,8 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from quiz.format.convert import INVALID, Where, converter_for, did_you_mean
+from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Location, Report, SourceError
+from quiz.format.marks import Where
+from quiz.format.scalars import INVALID
+from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
 
 CLAIMS_FILE = "claims.yaml"

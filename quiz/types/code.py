@@ -37,8 +37,8 @@ from quiz.code import (
     run_checks,
     starter_problems,
 )
-from quiz.format.convert import Where, located
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where, located
 from quiz.format.model import QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish

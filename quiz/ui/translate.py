@@ -72,11 +72,11 @@ class TranslatedBindings:
     @property
     def untranslated_bindings(self) -> dict[str, ActiveBinding]:
         """The active bindings as declared, descriptions still catalogue keys."""
-        return super().active_bindings  # type: ignore[misc,no-any-return]
+        return super().active_bindings  # type: ignore[misc]  # a mixin: the Screen after it in the MRO has them
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]
+        narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]  # the Screen it is mixed into has classes
         omitted = self.footer_omits(narrow)
         return {
             key: active._replace(binding=translate_binding(active.binding, self.lang, narrow))

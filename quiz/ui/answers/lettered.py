@@ -9,9 +9,10 @@ submits. Both wrap long options rather than cutting them off.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from textual import events, on
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, SelectionList
@@ -29,7 +30,7 @@ def _letter_of(event: events.Key) -> str:
 class LetteredOptions(OptionList):
     """Options that wrap, each behind a letter; the one chosen is marked ◉."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose(True)", "ui.key_choose_submit", show=False),
         Binding("space", "choose(False)", "ui.key_choose", show=False),
     ]
@@ -79,7 +80,7 @@ class LetteredOptions(OptionList):
 class LetteredChecklist(SelectionList[str]):
     """Tick boxes that wrap, each behind a letter; Enter submits what is ticked."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "ui.key_submit_ticked", show=False),
         Binding("space", "select", "ui.key_tick", show=False),
     ]

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import on
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import SelectionList
 
-from quiz.answers import Invalid
 from quiz.types.options import letter, shown
 from quiz.ui.answers.base import AnswerWidget, plain
 from quiz.ui.answers.lettered import LetteredChecklist
@@ -39,5 +36,5 @@ class MultiAnswer(AnswerWidget):
         event.stop()
         self.post_message(self.Submitted())
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> frozenset[str]:
         return frozenset(self.query_one(LetteredChecklist).selected)

@@ -9,10 +9,11 @@ picker and then says what the learner chose with a message (`StartPractice`, `Op
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
@@ -23,6 +24,14 @@ from quiz.i18n import tr
 from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
+
+PICKED: dict[str, Callable[[str], Selection]] = {
+    "topic": lambda value: Selection(topic=value),
+    "claim": lambda value: Selection(claim=value),
+    "difficulty": lambda value: Selection(difficulty=int(value)),
+    "key": lambda value: Selection(key=value),
+}
+"""The selection each picker's answer names, by the picker's field."""
 
 MENU = (
     "practice_all",
@@ -46,7 +55,7 @@ def review_entry(due: int | None, lang: str) -> str:
 class HomeScreen(QuizScreen):
     """Where every session starts."""
 
-    BINDINGS = [Binding("f8", "open_settings", "ui.key_settings")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f8", "open_settings", "ui.key_settings")]
 
     due: reactive[int | None] = reactive(None, init=False)
     """Questions due for review now (None until history is open, or without history)."""
@@ -126,6 +135,6 @@ class HomeScreen(QuizScreen):
 
         def practise(value: str | None) -> None:
             if value is not None:
-                self.post_message(StartPractice(Selection(**{field: int(value) if field == "difficulty" else value})))
+                self.post_message(StartPractice(PICKED[field](value)))
 
         return practise

@@ -13,10 +13,12 @@ field or option list is always on screen; below 60×16 a note asks for a larger 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Header, Static
@@ -27,6 +29,7 @@ from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
+from quiz.types.explain import TYPE as EXPLAIN
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.explain import ExplainAnswer
@@ -52,9 +55,9 @@ def time_budget(seconds: int) -> str:
 class QuestionScreen(QuizScreen):
     """Practise the questions of one session, one variant at a time."""
 
-    COMMANDS = {QuestionCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {QuestionCommands}
     # F-keys and ctrl combinations only: letters belong to the answer.
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
         Binding("f2", "hint", "ui.key_hint", priority=True),
         Binding("f3", "give_up", "ui.key_give_up", priority=True),
@@ -104,7 +107,8 @@ class QuestionScreen(QuizScreen):
 
     async def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)
-        await self.show_variant(self.session.variant or self.session.next_question())
+        # Through _move: a round with nothing left to draw says so instead of failing.
+        await self._move(lambda: self.session.variant or self.session.next_question())
 
     # -- state ------------------------------------------------------------------------------
 
@@ -121,15 +125,14 @@ class QuestionScreen(QuizScreen):
         variant = self.variant
         if action in ANSWERING and (variant is None or self.too_small):
             return False
-        assert variant is not None or action not in ANSWERING
         if action in ("submit", "give_up"):
             return not self.answered
         if action == "hint":
-            return not self.answered and self.hints_shown < len(variant.question.hints)  # type: ignore[union-attr]
+            return variant is not None and not self.answered and self.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
             return not self.answered and not self.model_shown and bool(self.query(ExplainAnswer))
         if action == "fresh_variant":
-            return variant.question.is_parametric  # type: ignore[union-attr,no-any-return]
+            return variant is not None and variant.question.is_parametric
         if action == "more_worked":
             return self.more_worked
         if action == "easy":
@@ -271,7 +274,7 @@ class QuestionScreen(QuizScreen):
         title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)
         model = MathMarkdown(id="model-answer")
         await self.query_one("#model-area").mount_all([title, model])
-        await model.update(variant.text(variant.question.model_answer, self.lang))
+        await model.update(variant.text(EXPLAIN.question_of(variant).model_answer, self.lang))
         await widget.reveal()
         self.model_shown = True
         # The model answer is read from its first line; the checklist below has the focus.

@@ -41,6 +41,7 @@ from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.variants.variant import Variant
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
@@ -94,7 +95,7 @@ class QuestionScreen(QuizScreen):
         yield Header()
         yield Static(id="status", markup=False)
         yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
-        with VerticalScroll(id="question-body"):
+        with ScrollBody(id="question-body"):
             yield MathMarkdown(id="prompt")
             yield Static(id="rule", markup=False)
             yield Vertical(id="hints")

@@ -5,10 +5,11 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory, monkeypatch):
-    """Point the data and config directories at fresh temporary folders for each test."""
+    """Point the data, config and cache directories at fresh temporary folders for each test."""
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("QUIZ_CACHE_DIR", str(home / "cache"))
     return home
 
 

@@ -34,28 +34,30 @@ class Marks:
 
     The converter gives it to every model class with a `marks` field, so checks that run long
     after reading (compiling, self-tests) point at the field at fault, not at the question's start.
+    Keys and items keep their (line, column) in the start's file: a question has hundreds, few of
+    which a message ever names, so a Location is made only when one is asked for.
     """
 
     start: Location
-    keys: dict[str, Location]
-    items: dict[str, dict[str | int, Location]]
+    keys: dict[str, tuple[int, int]]
+    items: dict[str, dict[str | int, tuple[int, int]]]
     """For a key holding a list or mapping: where each item or inner key stands."""
 
     def at(self, key: str, item: str | int | None = None) -> Location:
         """Where `key` (or one item of it) stands; the nearest enclosing place when not written."""
-        if item is not None and item in self.items.get(key, {}):
-            return self.items[key][item]
-        return self.keys.get(key, self.start)
+        mark = self.items.get(key, {}).get(item) if item is not None else None
+        if mark is None:
+            mark = self.keys.get(key)
+        return self.start if mark is None else Location(self.start.path, *mark)
 
     @classmethod
     def of(cls, value: YamlMap, path: Path) -> Marks:
-        items: dict[str, dict[str | int, Location]] = {}
+        items: dict[str, dict[str | int, tuple[int, int]]] = {}
         for key, inner in value.items():
-            if isinstance(inner, YamlMap):
-                items[key] = {k: Location(path, *m) for k, m in inner.marks.items()}
-            elif isinstance(inner, YamlList):
-                items[key] = {i: Location(path, *m) for i, m in enumerate(inner.marks)}
-        return cls(Location(path, *value.mark), {k: Location(path, *m) for k, m in value.marks.items()}, items)
+            if isinstance(inner, YamlMap | YamlList):
+                marks = inner.marks.items() if isinstance(inner, YamlMap) else enumerate(inner.marks)
+                items[key] = dict[str | int, tuple[int, int]](marks)
+        return cls(Location(path, *value.mark), dict(value.marks), items)
 
 
 def located(obj: object, key: str, item: str | int | None = None) -> Location | None:

@@ -16,7 +16,6 @@ from quiz.i18n import tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import ChangeLanguage, OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
 from quiz.ui.screens.base import QuizScreen
-from quiz.ui.screens.help import HelpScreen, general_sections, key_table
 from quiz.ui.translate import translate_command
 
 # Textual's system commands the quiz replaces with its own (the screenshot says where it went).
@@ -28,6 +27,8 @@ class AppCommands(QuizAppBase):
 
     def action_help(self) -> None:
         """F1: the quiz's help for the screen in front of the learner (F1 again closes it)."""
+        from quiz.ui.screens.help import HelpScreen, general_sections, key_table  # when first asked for: start-up stays short
+
         screen = self.screen
         if isinstance(screen, HelpScreen):
             screen.dismiss(None)

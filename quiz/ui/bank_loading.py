@@ -8,6 +8,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from quiz.bank import Bank, SkippedQuestion, load_bank
+from quiz.bank.cache import BankCache
 from quiz.format.yaml_source import ReadingStopped
 from quiz.i18n import tr
 from quiz.ui.app_base import QuizAppBase
@@ -34,19 +35,26 @@ class BankLoading(QuizAppBase):
         (it does when the app quits) and then stops at once.
         """
         worker = get_current_worker()
+        cache = BankCache()
         try:
-            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled)
+            bank = load_bank(extra=self.bank_paths, stop=lambda: worker.is_cancelled, cache=cache)
         except ReadingStopped:
             return
         if not worker.is_cancelled:
-            self.call_from_thread(self._bank_loaded, bank)
+            self.call_from_thread(self._bank_loaded, bank, cache)
 
-    def _bank_loaded(self, bank: Bank) -> None:
+    def _bank_loaded(self, bank: Bank, cache: BankCache) -> None:
         self.bank = bank
         if bank.skipped:  # a broken pack costs only its own questions; say which
             self.notify(skipped_notice(bank.skipped, self.lang), severity="warning", timeout=30)
         self.pop_screen()  # the loading screen
         self._open_first_screen()
+        self.call_after_refresh(self._save_bank_cache, cache)
+
+    @work(thread=True, exclusive=True, group="bank-cache")
+    def _save_bank_cache(self, cache: BankCache) -> None:
+        """Keep what this start loaded for the next one, once the first screen is drawn."""
+        cache.save()
 
 
 def skipped_notice(skipped: Sequence[SkippedQuestion], lang: str) -> str:

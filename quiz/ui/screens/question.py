@@ -13,7 +13,7 @@ field or option list is always on screen; below 60×16 a note asks for a larger 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -37,12 +37,14 @@ from quiz.ui.answers.registry import answer_widget
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.base import QuizScreen
-from quiz.ui.screens.help import Section
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.variants.variant import Variant
+
+if TYPE_CHECKING:  # the help screen is imported when first opened
+    from quiz.ui.screens.help import Section
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""

@@ -152,14 +152,14 @@ def test_export_to_a_new_file_then_import_elsewhere_twice(capsys, tmp_path, monk
     run(capsys, "grade", "attention-pipeline-order", "--answer", "2 1 3 4 5 6 7 8", "--record")
     target = tmp_path / "mine.csv"
     code, _, err = run(capsys, "export", "-o", str(target))
-    assert code == 0 and "Exported 2 attempt(s)" in err and target.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert code == 0 and "Attempts exported to " in err and ": 2." in err and target.read_bytes().startswith(b"\xef\xbb\xbf")
     code, _, err = run(capsys, "export", "-o", str(target), "--format", "jsonl")
     assert code == 1 and "already exists" in err and target.read_bytes().startswith(b"\xef\xbb\xbf")
     code, out, _ = run(capsys, "export")
     assert code == 0 and [json.loads(line)["format"] for line in out.splitlines()] == [1, 1]
     monkeypatch.setenv("QUIZ_DATA_DIR", str(tmp_path / "elsewhere"))
     code, out, _ = run(capsys, "import", str(target))
-    assert code == 0 and out.startswith("Imported 2 attempt(s); 0 were")
+    assert code == 0 and out.startswith("Attempts imported: 2; already in your history: 0.")
     code, out, _ = run(capsys, "import", str(target), "--json")
     assert code == 0 and json.loads(out) == {"added": 0, "already_present": 2}
     assert [a["question"] for a in history_json(capsys)] == ["attention-pipeline-order", "causal-weights-3x3"]

@@ -1,4 +1,4 @@
-"""Where the quiz keeps and finds things: bundled bank, user packs, config and history.
+"""Where the quiz keeps and finds things: bundled bank, user packs, config, history and cache.
 
 Each location can be overridden by an environment variable, so tests point them at a temporary
 directory and never touch the developer's own files.
@@ -29,6 +29,11 @@ def data_dir() -> Path:
 def config_dir() -> Path:
     """The user's config directory; `QUIZ_CONFIG_DIR` overrides it."""
     return Path(os.environ.get("QUIZ_CONFIG_DIR") or platformdirs.user_config_dir(APP_NAME))
+
+
+def cache_dir() -> Path:
+    """Where the quiz keeps what it can rebuild (the loaded bank); `QUIZ_CACHE_DIR` overrides it."""
+    return Path(os.environ.get("QUIZ_CACHE_DIR") or platformdirs.user_cache_dir(APP_NAME))
 
 
 def screenshots_dir() -> Path:

@@ -5,10 +5,12 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory, monkeypatch):
-    """Point the data and config directories at fresh temporary folders for each test."""
+    """Point the data, config and cache directories at fresh temporary folders for each test."""
     home = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
+    monkeypatch.setenv("QUIZ_CACHE_DIR", str(home / "cache"))
+    monkeypatch.delenv("COLUMNS", raising=False)  # printed text is fitted to it: the shell's must not count
     return home
 
 

@@ -3,7 +3,21 @@ Markdown, footer keys): until the screen stops changing, never a guessed number 
 
 from __future__ import annotations
 
+from textual.message import Message
+from textual.notifications import Notify
 from textual.pilot import Pilot
+
+
+class Heard:
+    """Every notice the app was asked to show, in order, from Textual's public `Notify` messages:
+    pass one as `run_test(message_hook=...)` (a toast on screen may have timed out already)."""
+
+    def __init__(self) -> None:
+        self.notices: list[str] = []
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, Notify):
+            self.notices.append(str(message.notification.message))
 
 
 async def settle(pilot: Pilot) -> None:

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rich.cells import cell_len
 from textual import events
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input, OptionList, Select, SelectionList, Static
+from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from fixture_bank import PACK, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection, load_bank
 from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
-from quiz.ui.answers.lettered import LetteredOptions
+from quiz.ui.answers.lettered import LetteredChecklist, LetteredOptions
 from quiz.ui.answers.order import OrderAnswer
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
@@ -162,6 +163,42 @@ async def test_the_status_line_shows_hints_used_of_available_and_the_time_budget
         assert "hints 1/2 · time 1:30" in text_of(app, "#status")
 
 
+STATUS_WORDS = {"en": ("hints", "level 2", "time 2:00"), "ja": ("ヒント", "難易度 2", "目安時間 2:00")}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 16)])
+async def test_a_question_without_hints_says_nothing_of_hints_and_the_status_wraps_only_between_parts(lang, size):
+    from quiz.ui.widgets.status import StatusLine
+
+    app = start("fx-multi#1", lang=lang)  # a question without hints
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        status = app.screen.query_one("#status", StatusLine)
+        hints, level, time = STATUS_WORDS[lang]
+        text = str(status.render())
+        assert hints not in text and "0/0" not in text
+        lines = [line.strip() for line in text.split("\n")]
+        parts = status.parts
+        assert level in parts and time in parts
+        # Each line is whole parts joined by " · ": no part is split across lines.
+        for line in lines:
+            assert all(piece in parts for piece in line.split(" · ")), line
+        assert len(lines) == status.content_region.height  # the widget is as tall as its lines
+        for line in lines:
+            assert cell_len(line) <= status.content_region.width
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_header_joins_title_and_variant_key_with_a_middle_dot(lang):
+    app = start("fx-vector", lang=lang)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        title = str(app.screen.query_one("HeaderTitle").render())  # queried by name: the class is private
+        assert title.endswith(" · fx-vector") and "—" not in title
+        assert title.startswith({"en": "Attention interview practice", "ja": "注意機構の面接練習"}[lang])
+
+
 async def test_giving_up_asks_once_then_shows_the_answer_and_scores_zero():
     attempts: list = []
     app = start("fx-vector", attempts)
@@ -207,7 +244,7 @@ async def test_a_right_answer_after_a_hint_scores_less():
         await pilot.press("f2")
         await type_answer(pilot, "0.8808 0.1192")
         assert verdict(app).startswith("Correct · Score 0.75")
-        assert "1 hint(s) used" in text_of(app, "#penalty")
+        assert "1 hint used: −25% of the score" in text_of(app, "#penalty")
 
 
 async def test_footer_keys_follow_what_can_be_done_now():
@@ -305,7 +342,7 @@ async def test_multi_letters_and_space_toggle_and_enter_submits():
         variant = app.screen.session.variant
         right = correct_options(variant)
         wrong = [i for i, _ in shown(variant) if i not in right]
-        checklist = app.screen.query_one(SelectionList)
+        checklist = app.screen.query_one(LetteredChecklist)
         await pilot.press(letter_of(app, wrong[0]))  # ticked, then untick it with Space
         await pilot.pause()
         assert checklist.selected == [wrong[0]]
@@ -365,7 +402,7 @@ async def test_explain_reveals_the_model_answer_then_ticks_points_with_letters()
         await pilot.press("f4")
         await settle(pilot)
         assert app.screen.query_one("#model-answer")
-        rubric = app.screen.query_one("#rubric", SelectionList)
+        rubric = app.screen.query_one("#rubric", LetteredChecklist)
         assert app.screen.focused is rubric
         await pilot.press("a", "b", "space")  # b is highlighted after its letter: space unticks it
         await pilot.pause()
@@ -386,6 +423,24 @@ async def test_feedback_on_attention_weights_has_a_heatmap_with_the_authors_labe
         [heatmap] = app.screen.query(Heatmap)
         assert np.allclose(heatmap.weights, app.screen.session.variant.answer)
         assert text_of(app, ".tensor-name").startswith("attention weights (rows: queries, columns: keys)")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_worked_values_are_headed_in_words_never_by_their_names(lang, size):
+    app = start("fx-matrix#3", lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f3", "f3")
+        await settle(pilot)
+        await pilot.press("f7")  # the folded steps of the attention run too
+        await settle(pilot)
+        headings = [str(name.render()) for name in app.screen.query(".tensor-name")]
+        assert len(headings) == 4  # the weights, then the run's scores, scaled scores and output
+        names = {"run", "run.weights", "run.scores", "run.scaled", "run.output", "S", "allowed"}
+        for heading in headings:
+            assert not names & set(heading.replace(",", " ").split()), heading
+        words = {"en": "raw scores QKᵀ", "ja": "生スコア QKᵀ"}[lang]
+        assert words in headings
 
 
 # -- home, pickers, browser, settings ---------------------------------------------------------
@@ -418,7 +473,8 @@ async def test_the_topic_picker_shows_counts_and_greys_out_empty_topics():
         await open_menu_entry(pilot, "practice_topic")
         assert isinstance(app.screen, PickScreen)
         choices = app.screen.query_one(OptionList)
-        prompts = {choices.get_option_at_index(i).id: (str(choices.get_option_at_index(i).prompt), choices.get_option_at_index(i).disabled) for i in range(choices.option_count)}
+        options = [choices.get_option_at_index(i) for i in range(choices.option_count)]
+        prompts = {option.id: (str(option.prompt), option.disabled) for option in options}
         assert prompts["scaling"][0].endswith("3 questions") and not prompts["scaling"][1]
         assert prompts["attention"][0].endswith("1 question")
         assert prompts["testing"][0].startswith(BANK.claims.topics["testing"].label("en"))

@@ -16,14 +16,14 @@ from textual.widgets import Markdown, Static, TextArea
 
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
-from pilot_waits import settle
-from test_app_layout import assert_footer_keys_whole, footer_keys
+from pilot_waits import Heard, settle
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answers.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.widgets.feedback import FeedbackView
+from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
 BANK = code_fixture_bank()
@@ -46,10 +46,6 @@ def editor(app: QuizApp) -> TextArea:
 
 def text_of(app: QuizApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
-
-
-def notes(app: QuizApp) -> list[str]:
-    return [str(n.message) for n in app._notifications]
 
 
 async def paste(pilot, text: str) -> None:
@@ -283,36 +279,36 @@ async def test_f9_opens_the_code_in_editor_and_loads_it_back(tmp_path, monkeypat
 async def test_an_editor_that_fails_leaves_the_code_as_it_was(tmp_path, monkeypatch, suspendable):
     monkeypatch.setenv("EDITOR", fake_editor(tmp_path, "path.write_text('lost')\nsys.exit(1)\n"))
     app = start("fx-code-mask#2")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         before = editor(app).text
         await pilot.press("f9")
         await settle(pilot)
         assert editor(app).text == before
-        assert any("exited with status 1; your code was left as it was" in n for n in notes(app))
+        assert any("exited with status 1; your code was left as it was" in n for n in heard.notices)
         monkeypatch.setenv("EDITOR", str(tmp_path / "no-such-editor"))
         await pilot.press("f9")
         await settle(pilot)
-        assert any("no-such-editor could not be started" in n for n in notes(app))
+        assert any("no-such-editor could not be started" in n for n in heard.notices)
         monkeypatch.setenv("EDITOR", fake_editor(tmp_path, "path.write_bytes(b'\\xff')\n"))
         await pilot.press("f9")
         await settle(pilot)
-        assert any("could not be loaded back from the editor: not UTF-8 text (byte 0)" in n for n in notes(app))
+        assert any("could not be loaded back from the editor: not UTF-8 text (byte 0)" in n for n in heard.notices)
         assert editor(app).text == before
         monkeypatch.delenv("EDITOR")
         await pilot.press("f9")
         await settle(pilot)
-        assert any("Set the EDITOR environment variable" in n for n in notes(app))
+        assert any("Set the EDITOR environment variable" in n for n in heard.notices)
 
 
 async def test_without_a_terminal_to_hand_over_f9_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv("EDITOR", fake_editor(tmp_path, "path.write_text('changed')\n"))
     app = start("fx-code-mask#2")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         before = editor(app).text
         await pilot.press("f9")
         await settle(pilot)
         assert editor(app).text == before
-        assert any("cannot hand over to another program" in n for n in notes(app))
+        assert any("cannot hand over to another program" in n for n in heard.notices)
 
 
 async def test_on_an_80x24_terminal_the_question_and_the_editor_are_both_on_screen():
@@ -339,10 +335,10 @@ async def test_the_draft_is_in_the_history_file_as_soon_as_it_is_typed_and_survi
             await asyncio.sleep(0.01)
         assert stored_draft("fx-code") == typed
     again = start("fx-code#4")  # other numbers, the same code
-    async with again.run_test(size=SIZE) as pilot:
+    async with again.run_test(size=SIZE, message_hook=(heard_again := Heard())) as pilot:
         await settle(pilot)
         assert editor(again).text == typed
-        assert not notes(again)
+        assert not heard_again.notices
     assert not draft_file("fx-code").exists()
 
 
@@ -353,9 +349,9 @@ async def test_a_damaged_history_file_keeps_the_draft_in_a_file_the_learner_is_t
     app = start("fx-code#1")
 
     def about_the_draft() -> list[str]:  # the app also says, once, that answers are not being saved
-        return [note for note in notes(app) if str(draft_file("fx-code")) in note]
+        return [note for note in heard.notices if str(draft_file("fx-code")) in note]
 
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         await settle(pilot)
         [said] = about_the_draft()
         assert said.startswith(f"{history_path()} is not a quiz history file. It was left as it is")
@@ -366,10 +362,10 @@ async def test_a_damaged_history_file_keeps_the_draft_in_a_file_the_learner_is_t
     assert history_path().read_bytes() == damaged
     assert about_the_draft() == [said]  # said once, not again for each save
     again = start("fx-code#1", lang="ja")
-    async with again.run_test(size=SIZE) as pilot:
+    async with again.run_test(size=SIZE, message_hook=(heard_again := Heard())) as pilot:
         await settle(pilot)
         assert editor(again).text == typed
-        assert any("コードの下書きは代わりに" in note for note in notes(again))
+        assert any("コードの下書きは代わりに" in note for note in heard_again.notices)
 
 
 async def test_an_unreadable_draft_file_is_kept_aside_and_the_starter_shown():
@@ -377,8 +373,8 @@ async def test_an_unreadable_draft_file_is_kept_aside_and_the_starter_shown():
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\xff\xfe")
     app = start("fx-code-mask")
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         await settle(pilot)
         assert editor(app).text.startswith("import numpy as np")
-        assert any("kept as fx-code-mask.unreadable-1.py" in n for n in notes(app))
+        assert any("kept as fx-code-mask.unreadable-1.py" in n for n in heard.notices)
     assert (path.parent / "fx-code-mask.unreadable-1.py").read_bytes() == b"\xff\xfe"

@@ -13,13 +13,13 @@ import re
 import pytest
 from textual.widgets import OptionList, Static
 
-from pilot_waits import settle
 from fixture_bank import fixture_bank
+from pilot_waits import settle
+from quiz.bank import Selection
 from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
-from quiz.bank import Selection
-from quiz.ui.app import make_app
 from quiz.ui.answers.explain import ExplainAnswer
+from quiz.ui.app import make_app
 
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
 BANK = fixture_bank()

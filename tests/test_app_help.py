@@ -76,7 +76,9 @@ async def test_help_is_in_japanese():
         await pilot.press("f1")
         await settle(pilot)
         text = help_text(app)
-        for words in ("この問題", "入力欄に答えを入力して Enter", "この画面のキー", "| f3 | ギブアップ |", "数値の入力", "採点", "ギブアップ（F3 を 2 回）"):
+        for words in (
+            "この問題", "入力欄に答えを入力して Enter", "この画面のキー", "| f3 | ギブアップ |", "数値の入力", "採点", "ギブアップ（F3 を 2 回）"
+        ):
             assert words in text
         assert "Press" not in text and "Submit" not in text
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hostile_flood import unknown_field_flood
+from pilot_waits import Heard
 from quiz import locations
 from quiz.ui.app import make_app
 from quiz.ui.screens.home import HomeScreen
@@ -39,14 +40,13 @@ def write_packs(packs: Path) -> None:
 async def test_hostile_packs_cost_only_themselves_and_the_app_stays_responsive(isolated_user_dirs):
     write_packs(locations.user_packs_dir())
     app = make_app(seed=3)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         # Home within 2 s: the loader reads every pack in a thread, bounded by the reading limits.
         await asyncio.wait_for(app.workers.wait_for_complete(), timeout=2)
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
         assert {"c1-products-false", "c2-huge-param-false"} <= set(app.bank.questions)
-        notices = [n.message for n in app._notifications]
-        [skipped] = [n for n in notices if "were skipped" in n]
+        [skipped] = [n for n in heard.notices if "were skipped" in n]
         assert "c2-answer-nested-500.yaml:4:1 (c2-deep-answer)" in skipped
         assert "c5-difficulty-5000-digits.yaml:4:1 (c5-difficulty-5000-digits)" in skipped
         # Practising everything meets the hostile questions: each fails within its budget and

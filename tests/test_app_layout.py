@@ -235,3 +235,29 @@ async def test_a_hint_comes_into_view_when_asked_for():
         body = app.screen.query_one("#question-body").region
         hint = app.screen.query_one(".hint").region
         assert body.contains_region(hint)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("size", [(60, 40), (80, 40)])
+async def test_a_wrapped_option_has_one_tick_box_and_hangs_under_its_text(lang, size):
+    """Textual's SelectionList drew a box beside every line of a wrapped option, lit with the state
+    of the option below; the checklist draws one box per option and indents the rest of its text."""
+    from quiz.bank import load_bank
+    from quiz.ui.answers.lettered import LetteredChecklist
+
+    app = make_app(start=Selection(key="cosine-attention-properties#1"), lang=lang, bank=load_bank())
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("b")
+        await pilot.pause()
+        checklist = app.screen.query_one(LetteredChecklist)
+        lines = [checklist.render_line(y).text for y in range(checklist.content_region.height)]
+        firsts = [line for line in lines if line.lstrip().startswith(("☐", "☑"))]
+        assert len(firsts) == checklist.option_count  # every option in view, each with one box
+        assert [line.lstrip()[0] for line in firsts] == ["☑" if n == 1 else "☐" for n in range(checklist.option_count)]
+        assert len(lines) > len(firsts), "no option wrapped: the test shows nothing"
+        hang = firsts[0].index(")") + 2
+        for line in lines:
+            if line.strip() and line not in firsts:
+                assert line[:hang].strip() == "", f"a wrapped line runs under the box: {line!r}"
+        assert "…" not in "".join(lines)

@@ -8,6 +8,7 @@ from textual.command import CommandPalette
 from textual.widgets import Select
 
 from hostile_flood import unknown_field_flood
+from pilot_waits import Heard
 from quiz.practice.session import Selection
 from quiz.settings import settings_path
 from quiz.ui.app import make_app
@@ -29,9 +30,9 @@ def write_settings(content: str | bytes) -> None:
 async def test_an_unknown_theme_falls_back_and_settings_still_open(isolated_user_dirs):
     write_settings('{"theme": "no-such-theme", "language": "en", "kept": true}')
     app = make_app(seed=1, bank=BANK)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
         assert app.theme == "textual-dark"
-        assert any("no-such-theme" in n.message for n in app._notifications)
+        assert any("no-such-theme" in n for n in heard.notices)
         await pilot.press("f8")  # raised InvalidSelectValueError before
         await pilot.pause()
         assert isinstance(app.screen, SettingsScreen)
@@ -65,11 +66,11 @@ async def test_a_theme_picked_in_the_command_palette_is_saved_and_shown_in_setti
 async def test_a_settings_file_that_cannot_be_read_starts_the_app_and_is_left_alone(isolated_user_dirs):
     write_settings("[" * 30_000)
     app = make_app(start=Selection(key="two-key-scaled-weights"), seed=1, bank=BANK)
-    async with app.run_test(size=SIZE) as pilot:
-        assert any("could not read the settings" in n.message for n in app._notifications)
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
+        assert any("could not read the settings" in n for n in heard.notices)
         app.post_message(ChangeTheme("nord"))
         await pilot.pause()
-        assert any("Settings could not be saved" in n.message and "left as it is" in n.message for n in app._notifications)
+        assert any("Settings could not be saved" in n and "left as it is" in n for n in heard.notices)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -79,9 +80,10 @@ async def test_a_settings_file_that_cannot_be_read_starts_the_app_and_is_left_al
 async def test_a_byte_order_mark_is_read_and_the_file_kept(isolated_user_dirs):
     write_settings("\ufeff".encode() + b'{"language": "ja", "theme": "nord"}')
     app = make_app(seed=1, bank=BANK)
-    async with app.run_test(size=SIZE):
+    async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:
+        await pilot.pause()
         assert app.lang == "ja" and app.theme == "nord"
-        assert not app._notifications
+        assert not heard.notices
 
 
 async def test_switching_language_while_the_packs_load(isolated_user_dirs):

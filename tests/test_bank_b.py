@@ -335,3 +335,19 @@ def test_float16_facts_in_the_explanations():
         assert np.isinf(np.exp(np.float16(11.2))) and np.isfinite(np.exp(np.float16(11.0)))
         assert np.isneginf(np.float16(-20) + np.finfo(np.float16).min)
     assert np.float16(2048) + np.float16(1) == 2048
+
+
+def test_the_classic_pipeline_question_catches_masking_and_scaling_after_the_softmax(bank):
+    """The order question this bank opened with exists to catch a mask applied to weights: that
+    order and the scale applied to weights score at most their cap, a reversed list nothing."""
+    question = bank.questions["attention-pipeline-order"]
+    kind = type_of(question)
+    right = list(range(8))  # project, split, scores, scale, mask, softmax, values, merge
+    mask_late = [0, 1, 2, 3, 5, 4, 6, 7]
+    scale_late = [0, 1, 2, 4, 5, 3, 6, 7]
+    for variant in variants(bank, "attention-pipeline-order", seeds=range(5)):
+        assert kind.grade(variant, right).score == 1
+        assert kind.grade(variant, right[::-1]).score == 0
+        masked = kind.grade(variant, mask_late)
+        assert masked.score == pytest.approx(0.25) and masked.misconception == "mask_after_softmax"
+        assert kind.grade(variant, scale_late).misconception == "scale_after_softmax"

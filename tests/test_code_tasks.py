@@ -74,7 +74,7 @@ def test_the_wrong_splits_keep_the_shape_but_not_the_features():
 
 
 def test_the_code_package_uses_nothing_of_the_quiz_but_its_texts():
-    code = "import json, sys\nimport quiz.code\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith(('quiz', 'textual', 'yaml')))))"
+    code = "import json, sys\nfrom quiz.code import *\nprint(json.dumps(sorted(m for m in sys.modules if m.startswith(('quiz', 'textual', 'yaml')))))"
     loaded = json.loads(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
     assert {m for m in loaded if not m.startswith("quiz.code")} == {"quiz", "quiz.i18n"}
 

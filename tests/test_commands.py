@@ -10,6 +10,7 @@ import yaml
 from quiz import locations
 from quiz.bank import pack_files
 from quiz.cli import main
+from quiz.render.wrap import cell_len
 
 PACK = """\
 - id: p-one
@@ -87,6 +88,7 @@ def test_validate_self_tests_parametric_questions(capsys, tmp_path):
 
 def test_schema_is_valid_and_accepts_every_bundled_file(capsys):
     code, out, _ = run(capsys, "schema")
+    assert code == 0
     schema = json.loads(out)
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
@@ -100,6 +102,7 @@ def test_schema_is_valid_and_accepts_every_bundled_file(capsys):
 def test_schema_rejects_an_unknown_field(capsys):
     run(capsys, "schema")  # warm nothing; schema is generated per call
     code, out, _ = run(capsys, "schema")
+    assert code == 0
     validator = jsonschema.Draft202012Validator(json.loads(out))
     question = {"id": "x", "type": "truefalse", "topic": "t", "prompt": "p", "answer": True, "promt": "typo"}
     assert not validator.is_valid(question)
@@ -284,15 +287,40 @@ def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, 
     assert data["hints"] == ["Halve the scores first."]
     assert data["worked"][0]["name"] == "run.weights" and data["worked"][0]["label"] == "Weights of the run"
     assert data["worked"][0]["value"][0] == pytest.approx(data["answer"])
-    assert "unscaled" in [w["name"] for w in data["worked"]] and "answer" not in [w["name"] for w in data["worked"]]
+    # The run's other steps in the catalogue's words; `unscaled`, a value without words, is not shown.
+    assert [(w["name"], w["label"]) for w in data["worked"][1:]] == [
+        ("run.scores", "raw scores QKᵀ"),
+        ("run.scaled", "scaled scores"),
+        ("run.output", "output, the weights times V"),
+    ]
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--bank", str(path))
     assert "  forgot to halve (no_scaling, scores at most 0.25): [" in text
     assert "Hints:\n  1. Halve the scores first." in text
-    assert "Worked values:\n  Weights of the run: [[" in text
+    assert "Worked values:\n  Weights of the run: [[" in text and "\n  raw scores QKᵀ: [[" in text and "run.scores" not in text
     code, text, _ = run(capsys, "show", "labelled#4", "--answer", "--lang", "ja", "--bank", str(path))
     assert "  半分にし忘れた (no_scaling、得点は最大 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
     data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])
     assert data["mistakes"] == [{"name": "mask_after_softmax", "label": "masked after the softmax", "value": ["softmax", "mask"], "credit": 0.0}]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("width", [40, 80])
+def test_show_answer_fits_the_terminal_width_and_keeps_matrix_rows_whole(capsys, monkeypatch, lang, width):
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = run(capsys, "show", "cross-attention-output-entry#3", "--answer", "--lang", lang)
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith("⎡") for line in lines)  # the prompt's matrices, each row on one line
+    for line in lines:
+        assert cell_len(line) <= width, line
+    monkeypatch.delenv("COLUMNS")  # into a file (not a terminal): lines as they are
+    wide = run(capsys, "show", "cross-attention-output-entry#3", "--answer", "--lang", lang)[1]
+    assert max(cell_len(line) for line in wide.splitlines()) > 80
+    assert unspaced(wide) == unspaced(out)  # the same text, only broken differently
+
+
+def unspaced(text: str) -> str:
+    return "".join(text.split())
 
 
 def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path):
@@ -300,4 +328,7 @@ def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path
     path.write_text(AUTHORED.replace("run.weights: {en", "run.weight: {en"), encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--seeds", "0", str(path))
     assert code == 1
-    assert f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights) (did you mean 'run.weights'?)" in out
+    assert (
+        f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights)"
+        " (did you mean 'run.weights'?)"
+    ) in out

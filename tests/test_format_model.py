@@ -5,9 +5,10 @@ from textwrap import dedent
 
 import pytest
 
-from quiz.format.convert import INVALID, Where, located
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where, located
 from quiz.format.model import Text, Tolerance, option_ids
+from quiz.format.scalars import INVALID
 from quiz.format.yaml_source import read_yaml_file
 from quiz.types.choice import ChoiceQuestion
 from quiz.types.number import NumberQuestion

@@ -45,7 +45,8 @@ def test_grade_record_saves_the_attempt_as_typed(capsys):
 
 
 def test_grade_record_json_names_the_attempt_and_caps_the_time(capsys):
-    code, out, _ = run(capsys, "grade", KEY, "--answer", "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4", "--record", "--mode", "review", "--seconds", "100000", "--json")
+    answer = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
+    code, out, _ = run(capsys, "grade", KEY, "--answer", answer, "--record", "--mode", "review", "--seconds", "100000", "--json")
     graded = json.loads(out)
     [saved] = history_json(capsys)
     assert code == 0 and graded["attempt_id"] == saved["id"] and graded["not_saved"] is None

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from dataclasses import replace
-from datetime import timedelta, timezone
+from datetime import UTC, timedelta
 
 import pytest
 from fsrs import Card, Rating, Scheduler, State
@@ -43,7 +42,7 @@ def test_card_ids_are_stable_positive_63_bit_integers_distinct_per_question():
 
 
 def test_datetimes_given_to_fsrs_are_in_timezone_utc():
-    assert at_datetime(START_MS).tzinfo is timezone.utc
+    assert at_datetime(START_MS).tzinfo is UTC
 
 
 def test_without_fuzz_our_cards_are_fsrs_own():
@@ -137,7 +136,8 @@ def test_a_store_card_is_what_fsrs_gives_for_the_ratings(tmp_path):
     reference = Scheduler(enable_fuzzing=False)
     card = Card(card_id=card_id_for("softmax-two"), due=at_datetime(START_MS))
     with open_store(tmp_path / "history.sqlite3") as store:
-        for record, rating in zip(outcomes("softmax-two"), [Rating.Good, Rating.Again, Rating.Hard, Rating.Again, Rating.Hard, Rating.Good, Rating.Good]):
+        ratings = [Rating.Good, Rating.Again, Rating.Hard, Rating.Again, Rating.Hard, Rating.Good, Rating.Good]
+        for record, rating in zip(outcomes("softmax-two"), ratings):
             store.record(record)
             card, _ = reference.review_card(card, rating, record.at, record.duration_ms)
             assert store.card("softmax-two").card.to_dict() == card.to_dict()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 
@@ -32,7 +32,7 @@ def random_history(seed: int = 4):
     """Six months of practice with gaps, on the catalogue's questions and one no longer in it."""
     rng = random.Random(seed)
     records = []
-    for day in range(0, 200):
+    for day in range(200):
         if rng.random() < 0.35:
             continue
         for _ in range(rng.randint(1, 6)):
@@ -153,7 +153,7 @@ def test_today_counts_only_todays_local_attempts(tmp_path):
         store.record(attempt(at_ms=int(noon.timestamp() * 1000) + 1))  # still in the future
         today = stats.today(store, noon)
         assert (today.attempts, today.mean_score) == (2, 0.25)
-        assert stats.today(store, noon.astimezone(timezone.utc)).attempts == 1  # a UTC day begins at 09:00 in Tokyo
+        assert stats.today(store, noon.astimezone(UTC)).attempts == 1  # a UTC day begins at 09:00 in Tokyo
 
 
 @pytest.mark.parametrize(

@@ -249,10 +249,10 @@ def test_a_data_directory_that_cannot_be_made_is_reported(tmp_path):
 
 def test_a_failed_commit_leaves_nothing_behind_and_the_store_usable(store):
     store.record(attempt())
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
-        with store._transaction() as connection:  # a commit that fails: a deferred check at COMMIT
-            connection.execute("PRAGMA defer_foreign_keys = ON")
-            connection.execute("INSERT INTO easy_marks (attempt, at_ms) VALUES ('no-such-attempt', 0)")
+    # A commit that fails: a deferred check at COMMIT.
+    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"), store._transaction() as connection:
+        connection.execute("PRAGMA defer_foreign_keys = ON")
+        connection.execute("INSERT INTO easy_marks (attempt, at_ms) VALUES ('no-such-attempt', 0)")
     assert not store.connection().in_transaction
     store.record(attempt(at_ms=START_MS + 1))
     assert store.attempt_count() == 2

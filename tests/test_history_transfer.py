@@ -281,15 +281,14 @@ def records(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(records(), max_size=8, unique_by=lambda r: r.id), st.sampled_from(["jsonl", "csv"]))
 def test_export_then_import_into_an_empty_store_then_export_gives_the_same_records(attempts, fmt):
-    with tempfile.TemporaryDirectory() as folder:
-        with open_store(Path(folder) / "a.sqlite3") as first, open_store(Path(folder) / "b.sqlite3") as second:
-            for record in attempts:
-                first.record(record)
-            text = exported_text(first, fmt)
-            path = write(Path(folder) / f"export.{fmt}", text)
-            assert import_file(second, path).added == len(attempts)
-            assert exported_text(second, fmt) == text
-            assert sorted(second.attempts(), key=lambda r: r.id) == sorted(attempts, key=lambda r: r.id)
+    with tempfile.TemporaryDirectory() as folder, open_store(Path(folder) / "a.sqlite3") as first, open_store(Path(folder) / "b.sqlite3") as second:
+        for record in attempts:
+            first.record(record)
+        text = exported_text(first, fmt)
+        path = write(Path(folder) / f"export.{fmt}", text)
+        assert import_file(second, path).added == len(attempts)
+        assert exported_text(second, fmt) == text
+        assert sorted(second.attempts(), key=lambda r: r.id) == sorted(attempts, key=lambda r: r.id)
 
 
 def test_the_example_record_in_the_guide_imports(tmp_path):

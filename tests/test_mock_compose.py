@@ -30,7 +30,7 @@ def test_the_same_options_give_the_same_interview_and_the_key_replays_it(tmp_pat
     options = MockOptions(minutes=10, seed=3)
     first, again = compose(bank, options), compose(bank, options)
     assert first == again
-    replayed, check = parse_mock_key(first.key)
+    replayed, _ = parse_mock_key(first.key)
     assert compose(bank, replayed).questions == first.questions
     assert key_matches_bank(first.key, bank_fingerprint(bank))
     assert compose(bank, MockOptions(minutes=10, seed=4)).questions != first.questions
@@ -61,7 +61,8 @@ def test_a_number_of_questions_topics_and_difficulty_are_honoured(tmp_path):
     plan = compose(bank, MockOptions(minutes=0.25, questions=2, seed=3))
     assert len(plan.questions) == 2
     plan = compose(bank, MockOptions(topics=("softmax",), difficulty=2, seed=0))
-    assert plan.questions and all(bank.questions[q.question_id].topic == "softmax" and bank.questions[q.question_id].difficulty == 2 for q in plan.questions)
+    planned = [bank.questions[q.question_id] for q in plan.questions]
+    assert planned and all(question.topic == "softmax" and question.difficulty == 2 for question in planned)
     with pytest.raises(SelectionError):
         compose(bank, MockOptions(topics=("alternatives",), seed=0))
 

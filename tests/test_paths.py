@@ -12,6 +12,7 @@ def test_paths_follow_the_environment_and_say_what_exists(capsys, isolated_user_
     assert places["settings"] == str(config / "settings.json")
     assert places["history"] == str(data / "history.sqlite3")
     assert places["packs"] == str(data / "packs")
+    assert places["cache"] == str(isolated_user_dirs / "cache")
     assert main(["paths"]) == 0
     text = capsys.readouterr().out
     assert f"packs     {data / 'packs'}  (not created yet: make the folder" in text

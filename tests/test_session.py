@@ -6,8 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from quiz.bank import load_bank
-from quiz.bank import Selection, SelectionError
+from quiz.bank import Selection, SelectionError, load_bank
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, load_settings, save_settings
 

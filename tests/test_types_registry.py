@@ -20,7 +20,7 @@ from quiz.render.plain_data import json_ready
 from quiz.types.base import QuestionType
 from quiz.types.registry import QUESTION_TYPES, TYPE_NAMES, TYPES, type_of
 from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.registry import WIDGETS
+from quiz.ui.answers.registry import WIDGETS, widget_class
 from quiz.variants.draw import make_variant
 
 GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
@@ -48,7 +48,7 @@ def test_every_registered_type_is_complete(compile_yaml, name):
     assert kind.grade(variant, response).verdict is Verdict.CORRECT
     assert kind.how_to_answer(variant, "en") and kind.how_to_answer(variant, "ja")
     # The app's widget, found by the same name.
-    assert issubclass(WIDGETS[name], AnswerWidget)
+    assert issubclass(widget_class(name), AnswerWidget)
     # Its name as learners read it, in natural words of each language.
     labels = {lang: catalogue(lang).get(f"ui.type_{name}") for lang in LANGUAGES}
     assert all(labels.values()) and len(set(labels.values())) == len(LANGUAGES), labels

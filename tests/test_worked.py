@@ -1,6 +1,7 @@
 """Worked values: the few a question names in `worked:` are featured with their labels, in the
-author's order; every other tensor is kept for a fold; an attention run's weights know which
-cells the mask forbade. Questions are real YAML files, compiled and drawn as the app does."""
+author's order; the other steps of its attention runs are kept for a fold, worded by the
+catalogue; a value without words is never shown; an attention run's weights know which cells
+the mask forbade. Questions are real YAML files, compiled and drawn as the app does."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 from quiz.bank import load_bank
+from quiz.render.present import worked_words
 from quiz.variants.draw import make_variant
 from quiz.variants.worked import worked_values
 
@@ -42,9 +44,10 @@ def test_named_values_are_featured_in_the_authors_order_with_their_labels(compil
     assert [t.label.get("en") for t in values.featured] == ["the weights", "the factor 1/√dₖ"]
     assert values.featured[1].value.ndim == 0 and float(values.featured[1].value) == 0.5  # a named scalar is shown
     folded = [t.name for t in values.more]
-    assert folded == ["S", "run.scores", "run.scaled", "run.output", "unmasked"]  # the key itself is not repeated
-    assert all(t.label is None for t in values.more)
-    assert [t.step for t in values.more if t.step] == ["scores", "scaled", "output"]  # for the catalogue's words
+    assert folded == ["run.scores", "run.scaled", "run.output"]  # S and unmasked have no words: not shown
+    assert all(t.label is None and t.run is None for t in values.more)
+    assert [worked_words(variant, t, "en") for t in values.more] == ["raw scores QKᵀ", "scaled scores", "output, the weights times V"]
+    assert [worked_words(variant, t, "ja") for t in values.more] == ["生スコア QKᵀ", "スケーリング後のスコア", "出力（重み × V）"]
 
 
 def test_a_runs_weights_know_which_cells_the_mask_forbade(compile_yaml):
@@ -57,11 +60,21 @@ def test_a_runs_weights_know_which_cells_the_mask_forbade(compile_yaml):
 
 def test_without_worked_the_weights_are_featured_and_the_rest_folded(compile_yaml):
     values = worked_values(variant_of(compile_yaml, CAUSAL % ""))
-    assert [t.name for t in values.featured] == ["run.weights", "unmasked"]  # both are weight matrices
-    assert "S" in [t.name for t in values.more]
+    assert [t.name for t in values.featured] == ["run.weights"]  # unmasked is a weight matrix too, but has no words
+    assert [t.name for t in values.more] == ["run.scores", "run.scaled", "run.output"]
 
 
-def test_without_worked_or_weights_the_first_few_tensors_are_featured(compile_yaml):
+def test_steps_of_several_runs_say_which_run_they_come_from(compile_yaml):
+    variant = variant_of(compile_yaml, CAUSAL.replace("    unmasked:", "    again: attention(S, eye(3), eye(3))\n    unmasked:") % "")
+    values = worked_values(variant)
+    assert [worked_words(variant, t, "en") for t in values.featured] == [
+        "attention weights (rows: queries, columns: keys), run 1 of 2",
+        "attention weights (rows: queries, columns: keys), run 2 of 2",
+    ]
+    assert worked_words(variant, values.more[0], "ja") == "生スコア QKᵀ（2 回の計算のうち 1 回目）"
+
+
+def test_values_without_words_are_never_shown(compile_yaml):
     text = """
 - id: plain
   type: vector
@@ -77,7 +90,9 @@ def test_without_worked_or_weights_the_first_few_tensors_are_featured(compile_ya
   answer: z
 """
     values = worked_values(variant_of(compile_yaml, text))
-    assert [t.name for t in values.featured] == ["a", "b", "c"] and [t.name for t in values.more] == ["d", "z"]
+    assert values.featured == [] and values.more == []  # `a`, `b`, `c` would mean nothing to a learner
+    labelled = worked_values(variant_of(compile_yaml, text + "  worked: {c: {en: three times a, ja: a の 3 倍}}\n"))
+    assert [t.name for t in labelled.featured] == ["c"] and labelled.more == []
 
 
 @pytest.mark.parametrize(

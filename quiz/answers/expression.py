@@ -26,7 +26,7 @@ from typing import Final
 from quiz.answers.nesting import Group, Item
 from quiz.answers.outcome import Rejected
 from quiz.answers.tokens import Kind, Token
-from quiz.answers.wording import format_number, visible
+from quiz.answers.wording import render_value, visible
 
 _CONSTANTS: Final[dict[str, float]] = {"e": math.e, "pi": math.pi}
 
@@ -205,8 +205,8 @@ def _power(base: float, exponent: float, operator: Item) -> float:
         raise Rejected(
             "parse.power_domain",
             operator.column,
-            base=format_number(base),
-            exponent=format_number(exponent),
+            base=render_value(base),
+            exponent=render_value(exponent),
         ) from None
 
 
@@ -214,7 +214,7 @@ def _apply(name: str, argument: float, at: Item) -> float:
     """The function `name` of `argument`, checked against its domain and for overflow."""
     function, domain = _FUNCTIONS[name]
     if not domain(argument):
-        raise Rejected("parse.domain", at.column, name=name, argument=format_number(argument))
+        raise Rejected("parse.domain", at.column, name=name, argument=render_value(argument))
     try:
         return _finite(function(argument), at)
     except OverflowError:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from quiz.i18n import DEFAULT_LANGUAGE, tr
-
-_SIGNIFICANT_DIGITS = 12  # enough to tell answers apart, few enough to hide float noise (0.1 + 0.2)
+from quiz.render.numbers import TYPED_DIGITS, format_number
 
 
 def describe_shape(shape: tuple[int, ...], lang: str = DEFAULT_LANGUAGE) -> str:
@@ -20,17 +19,12 @@ def describe_shape(shape: tuple[int, ...], lang: str = DEFAULT_LANGUAGE) -> str:
     return tr("parse.shape_matrix", lang, rows=rows, cols=cols)
 
 
-def format_number(number: float) -> str:
-    """`number` in short decimal form: `2`, `0.5`, `-0.707106781187`, `1e-05`."""
-    text = format(number, f".{_SIGNIFICANT_DIGITS}g")
-    return "0" if text == "-0" else text
-
-
 def render_value(value: float | np.ndarray) -> str:
-    """A scalar, vector or matrix written the way a learner could type it back."""
+    """A scalar, vector or matrix written the way a learner could type it back: `2`, `0.5`,
+    `-0.707106781187`, `1e-5`, `[1, -2]`."""
     if isinstance(value, np.ndarray) and value.ndim > 0:
         return "[" + ", ".join(render_value(part) for part in value) + "]"
-    return format_number(float(value))
+    return format_number(float(value), TYPED_DIGITS)
 
 
 def visible(text: str) -> str:

@@ -38,8 +38,8 @@ import numpy as np
 
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
-from quiz.format.convert import located
 from quiz.format.diagnostics import Diagnostic, Location, Severity
+from quiz.format.marks import located
 from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from quiz.format.convert import did_you_mean, located
 from quiz.format.diagnostics import Location, Report
+from quiz.format.marks import located
 from quiz.format.model import QuestionBase
+from quiz.format.suggest import did_you_mean
 
 
 def check_follow_ups(questions: dict[str, QuestionBase], report: Report, also_known: Collection[str] = ()) -> None:

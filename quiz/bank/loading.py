@@ -15,12 +15,15 @@ from pathlib import Path
 
 from quiz import locations
 from quiz.bank.bank import Bank, SkippedQuestion
+from quiz.bank.cache import BankCache
 from quiz.bank.links import check_follow_ups
-from quiz.format.claims import CLAIMS_FILE, Claims, load_claims
-from quiz.format.convert import INVALID, Where
+from quiz.bank.outcome import Event, FileOutcome, apply, report_problems
+from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
+from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
-from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, read_yaml_file
+from quiz.format.scalars import INVALID
+from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, parse_yaml, read_source
 from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -47,35 +50,65 @@ def pack_files(source: Path) -> list[Path]:
     return sorted(p for p in found if p.name != CLAIMS_FILE)
 
 
-def bundled_claims(report: Report) -> Claims:
+def bundled_claims(report: Report, cache: BankCache | None = None) -> Claims:
     """The topics and claims every pack cites: only the bundled bank defines them."""
-    return load_claims(locations.bundled_bank_dir() / CLAIMS_FILE, report)
+    path = locations.bundled_bank_dir() / CLAIMS_FILE
+    if cache is None:
+        return load_claims(path, report)
+    try:
+        raw = read_source(path)
+    except SourceError as exc:
+        report.add(exc.diagnostic())
+        return Claims()
+    digest = content_digest(raw)
+    kept = cache.claims(path, digest)
+    if kept is None:
+        outcome = FileOutcome()
+        kept = parse_claims(raw, path, outcome), outcome.events
+        cache.keep_claims(path, digest, *kept)
+    claims, events = kept
+    report_problems(events, report)
+    return claims
 
 
-def load_bank(sources: Sequence[Path] | None = None, extra: Iterable[Path] = (), stop: StopCheck | None = None) -> Bank:
+def load_bank(
+    sources: Sequence[Path] | None = None, extra: Iterable[Path] = (), stop: StopCheck | None = None, cache: BankCache | None = None
+) -> Bank:
     """Load every question from `sources` (default: bundled and user packs) plus `extra` paths.
 
     `stop` is asked between files, between questions and while reading; once it is true,
-    loading ends with ReadingStopped (the app quitting while packs load).
+    loading ends with ReadingStopped (the app quitting while packs load). With a `cache`, a
+    file whose content it has already seen is not read again (see `quiz.bank.cache`); the bank
+    is the same either way.
     """
+    every_source = [*(default_sources() if sources is None else sources), *extra]
+    if cache is not None:
+        cache.open(every_source)
     bank = Bank()
-    bank.claims = bundled_claims(bank.report)
+    bank.claims = bundled_claims(bank.report, cache)
     seen_files: set[Path] = set()
     # The packs folder is the learner's own: empty until they drop a pack in, which is no error.
     optional = {locations.user_packs_dir()} if sources is None else set()
-    for source in [*(default_sources() if sources is None else sources), *extra]:
+    for source in every_source:
         files = pack_files(source)
         if not files and source not in optional:
             what = "no such file or folder" if not source.exists() else "no YAML question files in it"
-            _skip_file(bank, Diagnostic(Location(source), Severity.ERROR, what))
+            missing = FileOutcome()
+            _skip_file(missing, Diagnostic(Location(source), Severity.ERROR, what))
+            apply(missing.events, bank)
         for path in files:
             if path.resolve() not in seen_files:
                 _check_stop(stop)
                 seen_files.add(path.resolve())
                 bank.files.append(path)
-                _load_file(path, bank, stop)
+                apply(_file_events(path, stop, cache), bank)
     check_follow_ups(bank.questions, bank.report, also_known={q.id for q in bank.rejected})
     return bank
+
+
+def content_digest(raw: bytes) -> str:
+    """The hash a file's content is kept by in the cache."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def _check_stop(stop: StopCheck | None) -> None:
@@ -83,54 +116,73 @@ def _check_stop(stop: StopCheck | None) -> None:
         raise ReadingStopped()
 
 
-def _load_file(path: Path, bank: Bank, stop: StopCheck | None) -> None:
+def _file_events(path: Path, stop: StopCheck | None, cache: BankCache | None) -> list[Event]:
+    """What loading the file at `path` gives: from the cache when it has seen this content."""
+    outcome = FileOutcome()
     try:
-        data = read_yaml_file(path, stop)
+        raw = read_source(path)
+    except SourceError as exc:  # about the file as it is now, not its content: never kept
+        _skip_file(outcome, exc.diagnostic())
+        return outcome.events
+    digest = content_digest(raw)
+    kept = cache.pack(path, digest) if cache is not None else None
+    if kept is not None:
+        return kept
+    _load_file(raw, path, outcome, stop)
+    if cache is not None and outcome.cacheable:
+        cache.keep_pack(path, digest, outcome.events)
+    return outcome.events
+
+
+def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | None) -> None:
+    try:
+        data = parse_yaml(raw, path, stop)
     except SourceError as exc:
-        _skip_file(bank, exc.diagnostic())
+        _skip_file(outcome, exc.diagnostic())
         return
     except (RecursionError, MemoryError, ValueError) as exc:  # a limit we missed costs only this file
-        _skip_file(bank, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
+        outcome.cacheable = not isinstance(exc, MemoryError)  # memory may suffice next time
+        _skip_file(outcome, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
         return
     if isinstance(data, YamlMap | Refused):
         entries: list[tuple[object, tuple[int, int]]] = [(data, data.mark)]
     elif isinstance(data, YamlList):
         entries = list(zip(data, data.marks))
     else:
-        _skip_file(bank, Diagnostic(Location(path, 1, 1), Severity.ERROR, "a question file holds a question (a mapping) or a list of questions"))
+        _skip_file(outcome, Diagnostic(Location(path, 1, 1), Severity.ERROR, "a question file holds a question (a mapping) or a list of questions"))
         return
-    for raw, mark in entries:
+    for raw_question, mark in entries:
         _check_stop(stop)
-        _load_question(raw, Location(path, *mark), bank)
+        _load_question(raw_question, Location(path, *mark), outcome)
 
 
-def _load_question(raw: object, location: Location, bank: Bank) -> None:
-    """Convert one question and add it; any failure skips this question only, with its location."""
-    errors_before = bank.report.error_count
+def _load_question(raw: object, location: Location, outcome: FileOutcome) -> None:
+    """Convert one question; any failure skips this question only, with its location."""
+    errors_before = outcome.error_count
     try:
         where = Where(location.path, (location.line, location.column), "")
-        question = convert_question(raw, where, QuestionReport(bank.report, _named_id(raw)))
+        question = convert_question(raw, where, QuestionReport(outcome, _named_id(raw)))
         version = content_version(raw) if question is not INVALID else ""
     except (RecursionError, MemoryError, ValueError, TypeError) as exc:  # a limit we missed
-        bank.report.error(location, f"this question could not be loaded: {type(exc).__name__}: {exc}")
+        outcome.cacheable = outcome.cacheable and not isinstance(exc, MemoryError)
+        outcome.error(location, f"this question could not be loaded: {type(exc).__name__}: {exc}")
         question = INVALID
     if question is INVALID:
-        bank.skipped.append(SkippedQuestion(location, _declared_id(raw)))
+        outcome.skipped(SkippedQuestion(location, _declared_id(raw)))
         return
     assert isinstance(question, QuestionBase)
     question = replace(question, source=location, version=version)
-    if bank.report.error_count > errors_before:
+    if outcome.error_count > errors_before:
         # It breaks a rule of the format: never practised, but `quiz validate` still checks
         # its expressions and claims, so one run reports all of its problems.
-        bank.rejected.append(question)
-        bank.skipped.append(SkippedQuestion(location, _declared_id(raw)))
+        outcome.rejected(question, SkippedQuestion(location, _declared_id(raw)))
         return
-    _add(bank, question)
+    outcome.found(question)
 
 
-def _skip_file(bank: Bank, diagnostic: Diagnostic) -> None:
-    bank.report.add(diagnostic)
-    bank.skipped.append(SkippedQuestion(diagnostic.location, None))
+def _skip_file(outcome: FileOutcome, diagnostic: Diagnostic) -> None:
+    outcome.add(diagnostic)
+    outcome.skipped(SkippedQuestion(diagnostic.location, None))
 
 
 def _named_id(raw: object) -> str | None:
@@ -143,16 +195,6 @@ def _declared_id(raw: object) -> str | None:
     """The id a skipped question was given, when it reads as one (for the list of skipped questions)."""
     named = _named_id(raw)
     return named if named is not None and ID_PATTERN.fullmatch(named) else None
-
-
-def _add(bank: Bank, question: QuestionBase) -> None:
-    first = bank.questions.get(question.id)
-    if first is not None:
-        where = question.source or Location(Path("?"))
-        bank.report.error(where, f"question id '{question.id}' is defined twice: first at {first.source}, again here")
-        bank.skipped.append(SkippedQuestion(where, question.id))
-        return
-    bank.questions[question.id] = question
 
 
 def _refused_json(value: object) -> str:

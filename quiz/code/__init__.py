@@ -11,16 +11,55 @@ No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public
   `mistake_sentence` name a mistake in a few words or a sentence (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
   task's functions with their parameters (quiz.code.starter).
+
+Each name is imported from its module when first used (PEP 562): a question file names its task
+and checks (`quiz.code.task_ids`, `quiz.code.checks`) without loading the runner and the sandbox,
+which only a code question on screen or graded needs.
 """
 
-from quiz.code.checks import CHECKS, check_problems
-from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
-from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
-from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
-from quiz.code.sandbox import Limits, RunError
-from quiz.code.spec import AnyTask, Function, Task
-from quiz.code.starter import default_starter, starter_problems
-from quiz.code.tasks import TASKS, get_task
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quiz.code.checks import CHECKS, check_problems
+    from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
+    from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
+    from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
+    from quiz.code.sandbox import Limits, RunError
+    from quiz.code.spec import AnyTask, Function, Task
+    from quiz.code.starter import default_starter, starter_problems
+    from quiz.code.tasks import TASKS, get_task
+
+_HOMES = {
+    "CHECKS": "checks",
+    "check_problems": "checks",
+    "CheckResult": "outcome",
+    "CodeOutcome": "outcome",
+    "Evidence": "outcome",
+    "check_label": "report",
+    "describe_error": "report",
+    "mistake_label": "report",
+    "mistake_sentence": "report",
+    "outcome_to_json": "report",
+    "render_checklist": "report",
+    "Plan": "run",
+    "grade": "run",
+    "grade_engine": "run",
+    "plan": "run",
+    "run_checks": "run",
+    "Limits": "sandbox",
+    "RunError": "sandbox",
+    "AnyTask": "spec",
+    "Function": "spec",
+    "Task": "spec",
+    "default_starter": "starter",
+    "starter_problems": "starter",
+    "TASKS": "tasks",
+    "get_task": "tasks",
+}
+"""The module under quiz.code each public name comes from."""
 
 __all__ = [
     "CHECKS",
@@ -49,3 +88,13 @@ __all__ = [
     "run_checks",
     "starter_problems",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use and kept."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'quiz.code' has no attribute {name!r}")
+    value = getattr(import_module(f"quiz.code.{home}"), name)
+    globals()[name] = value
+    return value

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from quiz.bank import Bank, Selection, SelectionError, load_bank, resolve_selection
+from quiz.bank.cache import BankCache
 from quiz.commands import CommandError
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
@@ -16,8 +17,11 @@ EXIT_UNKNOWN_ID = 1
 
 
 def load(args: argparse.Namespace) -> Bank:
-    """The default bank plus any `--bank` paths; load problems are printed as warnings."""
-    bank = load_bank(extra=args.bank)
+    """The default bank plus any `--bank` paths, through the bank cache; load problems are
+    printed as warnings."""
+    cache = BankCache()
+    bank = load_bank(extra=args.bank, cache=cache)
+    cache.save()
     for diagnostic in bank.report.errors:
         print(f"quiz: skipped: {diagnostic}", file=sys.stderr)
     return bank

@@ -11,7 +11,7 @@ from quiz.commands import CommandError
 DEFAULT_VARIANTS = 3
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "export-anki",
         parents=parents,

@@ -14,7 +14,7 @@ from pathlib import Path
 from quiz.commands.history_access import add_lang_argument
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "export",
         parents=parents,

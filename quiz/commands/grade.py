@@ -27,7 +27,7 @@ MAX_FILE_BYTES = 1 << 20
 """The largest answer file read; a code question's file is refused well below this."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "grade",
         parents=parents,

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quiz.commands.columns import print_columns
 from quiz.commands.history_access import add_lang_argument
 
+if TYPE_CHECKING:  # the history loads lazily, off `quiz --help`'s path
+    from quiz.history.records import AttemptRecord
+
 DEFAULT_LIMIT = 20
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "history",
         parents=parents,
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def attempt_json(attempt: Any) -> dict[str, Any]:
+def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
     """An attempt as `quiz history --json` prints it."""
     from quiz.history.transfer import iso_utc
 
@@ -82,7 +85,7 @@ def _check_question_exists(args: argparse.Namespace) -> None:
         find_variant(bank, args.question, None)  # raises with the closest ids
 
 
-def _print_table(attempts: list[Any], lang: str) -> None:
+def _print_table(attempts: list[AttemptRecord], lang: str) -> None:
     from quiz.history.scheduling import at_datetime
     from quiz.i18n import tr
 

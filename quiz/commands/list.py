@@ -7,7 +7,7 @@ import argparse
 from quiz.i18n import LANGUAGES
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("list", parents=parents, help="list questions", description="List the questions of the bank.")
     parser.add_argument("--topic", help="only this topic")
     parser.add_argument("--claim", help="only questions citing this claim (e.g. B4)")

@@ -11,7 +11,7 @@ from quiz.commands import CommandError
 TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code"
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "new",
         parents=parents,
@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from quiz.authoring.scaffold import scaffold
     from quiz.bank import Selection
     from quiz.commands.common import load, resolve_or_fail
-    from quiz.format.convert import did_you_mean
     from quiz.format.model import ID_PATTERN
+    from quiz.format.suggest import did_you_mean
     from quiz.types.registry import TYPE_NAMES
 
     if args.kind not in TYPE_NAMES:

@@ -1,4 +1,4 @@
-"""`quiz paths`: where the quiz keeps settings and history and looks for packs."""
+"""`quiz paths`: where the quiz keeps settings, history and its cache and looks for packs."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ import json
 from pathlib import Path
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "paths",
         parents=parents,
-        help="show where settings, history and question packs live",
+        help="show where settings, history, the cache and question packs live",
         description=(
-            "Show where the quiz keeps your settings and history and where it looks for question packs. "
-            "QUIZ_CONFIG_DIR and QUIZ_DATA_DIR move them."
+            "Show where the quiz keeps your settings, history and cache and where it looks for question packs. "
+            "QUIZ_CONFIG_DIR, QUIZ_DATA_DIR and QUIZ_CACHE_DIR move them."
         ),
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON object (settings, history, packs, bank)")
+    parser.add_argument("--json", action="store_true", help="print a JSON object (settings, history, packs, bank, cache)")
     parser.set_defaults(run=run)
 
 
@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
         "history": (history_path(), _state(history_path())),
         "packs": (packs, _packs_state(packs, len(pack_files(packs)))),
         "bank": (locations.bundled_bank_dir(), "the bundled questions"),
+        "cache": (locations.cache_dir(), "the packs as last loaded, for a quick start; safe to delete"),
     }
     if args.json:
         print(json.dumps({name: str(path) for name, (path, _) in places.items()}, ensure_ascii=False, indent=2))

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # the bank loads numpy: only when a command needs it
     from quiz.bank import Bank, Selection
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "practice",
         parents=parents,
@@ -22,8 +22,19 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
     parser.add_argument("--claim", help="only questions citing this claim (e.g. B4)")
     parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="only this difficulty")
     parser.add_argument("--id", dest="key", metavar="ID|KEY", help="one question, by id or variant key (id#seed)")
+    parser.add_argument(
+        "--ids", type=id_list, default=(), metavar="ID,ID,…", help="exactly these questions, in this order (a mock report's practice key)"
+    )
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: your setting)")
     parser.set_defaults(run=run)
+
+
+def id_list(text: str) -> tuple[str, ...]:
+    """`--ids a,b,c`: question ids separated by commas, each once."""
+    ids = tuple(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    if not ids:
+        raise argparse.ArgumentTypeError(f"give question ids separated by commas, got {text!r}")
+    return ids
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import load, select_or_fail
 
     bank = load(args)
-    selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key)
+    selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key, ids=args.ids)
     select_or_fail(bank, selection)
     return launch(args, selection, bank)
 

@@ -14,7 +14,7 @@ from quiz.commands.columns import print_columns
 from quiz.i18n import LANGUAGES
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "review",
         parents=parents,

@@ -7,7 +7,7 @@ import json
 import sys
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "schema",
         parents=parents,
@@ -19,12 +19,11 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 def run(args: argparse.Namespace) -> int:
     """Print the schema generated from the question model, with the bundled topics and claims."""
+    from engine import Fault
     from quiz.bank import bundled_claims
     from quiz.format.diagnostics import Report
     from quiz.format.schema import question_file_schema
     from quiz.types.registry import Question
-
-    from engine import Fault
 
     claims = bundled_claims(Report())
     choices = {"topics": list(claims.topics), "claims": list(claims.claims), "faults": [*(f.value for f in Fault), "all"]}

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from quiz.commands import add_variant_arguments
 
+if TYPE_CHECKING:  # the bank and its variants load lazily, off `quiz --help`'s path
+    from quiz.variants.variant import Variant
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "show",
         parents=parents,
@@ -32,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.i18n import tr
     from quiz.render.mathtext import markdown_to_plain
     from quiz.render.present import answer_details, answer_line, how_to_answer, variant_json
+    from quiz.render.wrap import fit_text, terminal_width
 
     variant = find_variant(load(args), args.id, args.seed)
     if args.starter:
@@ -40,23 +45,22 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(variant_json(variant, args.lang, args.answer), ensure_ascii=False, indent=2))
         return 0
     question = variant.question
-    print(f"{variant.key} · {question.type} · {question.topic} · {tr('show.difficulty', args.lang, level=question.difficulty)}")
-    print()
-    print(markdown_to_plain(variant.text(question.prompt, args.lang)))
-    print()
-    print("\n".join(markdown_to_plain(line) for line in how_to_answer(variant, args.lang)))
+    lines = [
+        f"{variant.key} · {question.type} · {question.topic} · {tr('show.difficulty', args.lang, level=question.difficulty)}",
+        "",
+        markdown_to_plain(variant.text(question.prompt, args.lang)),
+        "",
+        *(markdown_to_plain(line) for line in how_to_answer(variant, args.lang)),
+    ]
     if args.answer:
-        print()
-        print(answer_line(variant, args.lang))
-        for line in answer_details(variant, args.lang):
-            print(line)
+        lines += ["", answer_line(variant, args.lang), *answer_details(variant, args.lang)]
         if question.explanation is not None:
-            print()
-            print(markdown_to_plain(variant.text(question.explanation, args.lang)))
+            lines += ["", markdown_to_plain(variant.text(question.explanation, args.lang))]
+    print(fit_text("\n".join(lines), terminal_width()))  # fitted to the terminal, as it is into a file
     return 0
 
 
-def print_starter(variant) -> int:  # noqa: ANN001 - a Variant, imported lazily with the bank
+def print_starter(variant: Variant) -> int:
     """Print the starter as a file (`quiz show ID --starter > solution.py`); exit 1 for a question without one."""
     from quiz.commands import CommandError
     from quiz.types.registry import type_of

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from quiz.commands.columns import print_columns
 from quiz.commands.history_access import add_lang_argument
 
+if TYPE_CHECKING:  # the history loads lazily, off `quiz --help`'s path
+    from quiz.history.stats import Statistics
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "stats",
         parents=parents,
@@ -46,7 +50,7 @@ def _mean(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def _print(result, lang: str) -> None:  # noqa: ANN001 - a Statistics
+def _print(result: Statistics, lang: str) -> None:
     from quiz.i18n import tr
 
     print(tr("history.stats_today", lang, attempts=result.today.attempts, mean=_mean(result.today.mean_score)))

@@ -10,7 +10,7 @@ from pathlib import Path
 from quiz.commands import CommandError
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "validate",
         parents=parents,

@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from quiz.format.convert import INVALID, Where, converter_for, did_you_mean
+from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Location, Report, SourceError
-from quiz.format.yaml_source import YamlList, YamlMap, read_yaml_file
+from quiz.format.marks import Where
+from quiz.format.scalars import INVALID
+from quiz.format.suggest import did_you_mean
+from quiz.format.yaml_source import YamlList, YamlMap, parse_yaml, read_source
 
 CLAIMS_FILE = "claims.yaml"
 
@@ -59,7 +62,17 @@ class Claims:
 def load_claims(path: Path, report: Report) -> Claims:
     """Read the claims file; problems go to `report` and yield an empty or partial list."""
     try:
-        data = read_yaml_file(path)
+        raw = read_source(path)
+    except SourceError as exc:
+        report.add(exc.diagnostic())
+        return Claims()
+    return parse_claims(raw, path, report)
+
+
+def parse_claims(raw: bytes, path: Path, report: Report) -> Claims:
+    """The claims in the bytes read from `path`, as `load_claims` reads them."""
+    try:
+        data = parse_yaml(raw, path)
     except SourceError as exc:
         report.add(exc.diagnostic())
         return Claims()

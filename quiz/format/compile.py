@@ -14,8 +14,8 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
-from quiz.format.convert import located
 from quiz.format.diagnostics import Location, Report
+from quiz.format.marks import located
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 
 ANSWER_NAME = "answer"

@@ -1,95 +1,29 @@
 """Convert plain YAML data into the typed question model, reporting every problem with its line.
 
 Conversion is driven by the model's type hints, so the model is the one description of the
-format (the JSON Schema is generated from it too). Scalars arrive as text and are converted by
-their field's type: `1e-3` becomes a number in a number field, `yes` a boolean only in a boolean
-field, `010` is ten in an integer field and stays "010" in a text field, and `1:30` is never 90.
-A converter never raises for bad data: it reports a Diagnostic and returns INVALID, so one run
-lists all the problems of a file.
+format (the JSON Schema is generated from it too). This module picks the converter for each
+hint and converts the containers (lists, mappings, unions, the model's dataclasses); scalars
+are converted in `quiz.format.scalars`, limits checked in `quiz.format.limits`, and where each
+value stands is kept by `quiz.format.marks`. A converter never raises for bad data: it reports
+a Diagnostic and returns INVALID, so one run lists all the problems of a file.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import math
-import re
 import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
 from quiz.format.diagnostics import Location, Report
+from quiz.format.limits import check_limits
+from quiz.format.marks import Marks, Where
+from quiz.format.scalars import INVALID, describe, expected, to_bool, to_float, to_int, to_str
+from quiz.format.suggest import closest, did_you_mean
 from quiz.format.yaml_source import Refused, YamlList, YamlMap
-
-INVALID: Final = object()
-"""What a converter returns after reporting a problem."""
-
-INT_PATTERN: Final = re.compile(r"[+-]?[0-9]+")
-FLOAT_PATTERN: Final = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-MAX_INT_DIGITS: Final = 15
-"""Most digits of a whole number in a number field (difficulty, time, decimals, ...)."""
-MAX_FLOAT_CHARS: Final = 40
-"""Longest number in a decimal field, in characters: enough for any float's shortest repr."""
-_TRUE: Final = frozenset({"true", "yes", "on"})
-_FALSE: Final = frozenset({"false", "no", "off"})
-
-
-@dataclass(frozen=True, slots=True)
-class Where:
-    """Where a value stands, for messages: the file, its (line, column) and the field's name."""
-
-    path: Path
-    mark: tuple[int, int]
-    field: str
-
-    def location(self) -> Location:
-        return Location(self.path, *self.mark)
-
-    def child(self, name: str, mark: tuple[int, int]) -> Where:
-        return Where(self.path, mark, f"{self.field}.{name}" if self.field else name)
-
-    def item(self, index: int, mark: tuple[int, int]) -> Where:
-        return Where(self.path, mark, f"{self.field}[{index}]")
-
-
-@dataclass(frozen=True, slots=True)
-class Marks:
-    """Where a mapping of a question file stands, and each of its keys and their items.
-
-    The converter gives it to every model class with a `marks` field, so checks that run long
-    after reading (compiling, self-tests) point at the field at fault, not at the question's start.
-    """
-
-    start: Location
-    keys: dict[str, Location]
-    items: dict[str, dict[str | int, Location]]
-    """For a key holding a list or mapping: where each item or inner key stands."""
-
-    def at(self, key: str, item: str | int | None = None) -> Location:
-        """Where `key` (or one item of it) stands; the nearest enclosing place when not written."""
-        if item is not None and item in self.items.get(key, {}):
-            return self.items[key][item]
-        return self.keys.get(key, self.start)
-
-    @classmethod
-    def of(cls, value: YamlMap, path: Path) -> Marks:
-        items: dict[str, dict[str | int, Location]] = {}
-        for key, inner in value.items():
-            if isinstance(inner, YamlMap):
-                items[key] = {k: Location(path, *m) for k, m in inner.marks.items()}
-            elif isinstance(inner, YamlList):
-                items[key] = {i: Location(path, *m) for i, m in enumerate(inner.marks)}
-        return cls(Location(path, *value.mark), {k: Location(path, *m) for k, m in value.marks.items()}, items)
-
-
-def located(obj: object, key: str, item: str | int | None = None) -> Location | None:
-    """Where field `key` of a model object loaded from a file stands (None when built in code)."""
-    marks = getattr(obj, "marks", None)
-    return marks.at(key, item) if isinstance(marks, Marks) else None
 
 
 class Convertible(Protocol):
@@ -103,20 +37,6 @@ class Convertible(Protocol):
 
 
 Converter = Callable[[object, Where, Report], object]
-
-
-def describe(value: object) -> str:
-    """How a wrong value is named in messages: its kind and, for a short scalar, the value."""
-    if value is None:
-        return "nothing (null)"
-    if isinstance(value, Refused):
-        return "a refused value"
-    if isinstance(value, YamlMap):
-        return "a mapping"
-    if isinstance(value, YamlList):
-        return "a list"
-    text = str(value)
-    return f"'{text}'" if len(text) <= 40 else f"'{text[:37]}...'"
 
 
 def converter_for(tp: object) -> Converter:
@@ -149,13 +69,13 @@ def report_refused(value: Refused, where: Where, report: Report) -> object:
 
 def _build_converter(tp: Any) -> Converter:
     if tp is str:
-        return _to_str
+        return to_str
     if tp is bool:
-        return _to_bool
+        return to_bool
     if tp is int:
-        return _to_int
+        return to_int
     if tp is float:
-        return _to_float
+        return to_float
     if isinstance(tp, type) and hasattr(tp, "from_yaml"):
         from_yaml: Converter = tp.from_yaml  # a class that reads itself (Text, OrderItem, ...)
         return from_yaml
@@ -174,50 +94,6 @@ def _build_converter(tp: Any) -> Converter:
     if origin is dict and args[0] is str:
         return _mapping_converter(args[1])
     raise TypeError(f"the question model uses a type the converter does not know: {tp!r}")
-
-
-def _expected(where: Where, report: Report, what: str, value: object) -> object:
-    report.error(where.location(), f"{where.field}: expected {what}, got {describe(value)}")
-    return INVALID
-
-
-def _to_str(value: object, where: Where, report: Report) -> object:
-    if isinstance(value, str):
-        return str(value)
-    return _expected(where, report, "text", value)
-
-
-def _to_bool(value: object, where: Where, report: Report) -> object:
-    if isinstance(value, str):
-        word = value.lower()
-        if word in _TRUE:
-            return True
-        if word in _FALSE:
-            return False
-    return _expected(where, report, "true or false", value)
-
-
-def _to_int(value: object, where: Where, report: Report) -> object:
-    # Decimal only: `010` is ten (not YAML 1.1's octal eight) and `1:30` is an error, never 90.
-    if not isinstance(value, str) or not INT_PATTERN.fullmatch(value.strip()):
-        return _expected(where, report, "a whole number", value)
-    if len(value.strip().lstrip("+-")) > MAX_INT_DIGITS:  # checked before int() does the work
-        report.error(where.location(), f"{where.field}: a whole number here has at most {MAX_INT_DIGITS} digits")
-        return INVALID
-    return int(value)
-
-
-def _to_float(value: object, where: Where, report: Report) -> object:
-    if not isinstance(value, str) or not FLOAT_PATTERN.fullmatch(value.strip()):
-        return _expected(where, report, "a number", value)
-    if len(value.strip()) > MAX_FLOAT_CHARS:
-        report.error(where.location(), f"{where.field}: a number here is written with at most {MAX_FLOAT_CHARS} characters")
-        return INVALID
-    number = float(value)
-    if not math.isfinite(number):
-        report.error(where.location(), f"{where.field}: {describe(value)} is too large to be a number")
-        return INVALID
-    return number + 0.0  # -0 is 0: numpy refuses a std of -0.0 as negative
 
 
 def _literal_converter(choices: tuple[Any, ...]) -> Converter:
@@ -250,7 +126,7 @@ def _sequence_converter(item_type: Any) -> Converter:
 
     def convert(value: object, where: Where, report: Report) -> object:
         if not isinstance(value, YamlList):
-            return _expected(where, report, "a list", value)
+            return expected(where, report, "a list", value)
         out = [item(v, where.item(i, m), report) for i, (v, m) in enumerate(zip(value, value.marks))]
         return INVALID if any(v is INVALID for v in out) else tuple(out)
 
@@ -262,7 +138,7 @@ def _mapping_converter(value_type: Any) -> Converter:
 
     def convert(value: object, where: Where, report: Report) -> object:
         if not isinstance(value, YamlMap):
-            return _expected(where, report, "a mapping", value)
+            return expected(where, report, "a mapping", value)
         out = {k: item(v, where.child(k, value.marks[k]), report) for k, v in value.items()}
         return INVALID if any(v is INVALID for v in out.values()) else out
 
@@ -292,7 +168,7 @@ class Tagged:
 
         def convert(value: object, where: Where, report: Report) -> object:
             if not isinstance(value, YamlMap):
-                return _expected(where, report, "a mapping", value)
+                return expected(where, report, "a mapping", value)
             tag = value.get(self.field)
             if tag is None:
                 report.error(where.location(), f"{where.field or 'question'}: missing required field '{self.field}' (one of {names})")
@@ -308,20 +184,6 @@ class Tagged:
         return convert
 
 
-def closest(value: object, options: tuple[Any, ...] | list[str]) -> str | None:
-    """The one of `options` that `value` most likely misspells, if any is close."""
-    if not isinstance(value, str):
-        return None
-    close = difflib.get_close_matches(value, [str(o) for o in options], n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def did_you_mean(value: object, options: tuple[Any, ...] | list[str]) -> str:
-    """` (did you mean 'x'?)` for the closest of `options`, or an empty string."""
-    close = closest(value, options)
-    return f" (did you mean '{close}'?)" if close else ""
-
-
 def yaml_fields(cls: type) -> list[dataclasses.Field[Any]]:
     """The dataclass fields an author writes (fields marked `internal` are set by the loader)."""
     return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
@@ -331,52 +193,6 @@ REFERENCED: Final = "referenced"
 """Field metadata (`doc(..., referenced=True)`): other fields refer to this one (parameters by name, options by id). When it
 cannot be read the object is not built at all, since checking on without it would only report
 errors in its wake (every parameter's name unknown)."""
-NUMBER_LIMITS: Final = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
-"""Field metadata bounding a number, named as JSON Schema names them: checked here, and given
-to editors by the schema, so the two never disagree."""
-COUNT_LIMITS: Final = ("minItems", "maxItems")
-"""Field metadata bounding how many items a list holds."""
-
-
-def check_limits(metadata: Any, value: object, where: Where, report: Report) -> None:
-    """Report a number outside its field's limits, or a list with too few or too many items."""
-    reason = f" ({metadata['reason']})" if "reason" in metadata else ""
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        low, high = metadata.get("minimum"), metadata.get("maximum")
-        above, below = metadata.get("exclusiveMinimum"), metadata.get("exclusiveMaximum")
-        if (
-            (low is not None and value < low)
-            or (high is not None and value > high)
-            or (above is not None and value <= above)
-            or (below is not None and value >= below)
-        ):
-            report.error(where.location(), f"{where.field} must be {_number_rule(metadata)}{reason}")
-    elif isinstance(value, tuple):
-        least, most = metadata.get("minItems"), metadata.get("maxItems")
-        if (least is not None and len(value) < least) or (most is not None and len(value) > most):
-            report.error(where.location(), f"{where.field} must list {_count_rule(least, most)}, found {len(value)}{reason}")
-
-
-def _number_rule(metadata: Any) -> str:
-    low = metadata.get("minimum", metadata.get("exclusiveMinimum"))
-    high = metadata.get("maximum", metadata.get("exclusiveMaximum"))
-    low_word = "at least" if "minimum" in metadata else "above"
-    high_word = "at most" if "maximum" in metadata else "below"
-    if low is not None and high is not None:
-        if "minimum" in metadata and "maximum" in metadata:
-            return f"between {low:g} and {high:g}"
-        return f"{low_word} {low:g} and {high_word} {high:g}"
-    return f"{low_word} {low:g}" if low is not None else f"{high_word} {high:g}"
-
-
-def _count_rule(least: int | None, most: int | None) -> str:
-    if least is not None and least == most:
-        return f"exactly {least} entr{'ies' if least != 1 else 'y'}"
-    if least is not None and most is not None:
-        return f"between {least} and {most} entries"
-    return f"at least {least} entr{'ies' if least != 1 else 'y'}" if least is not None else f"at most {most} entries"
-
-
 def is_required(f: dataclasses.Field[Any]) -> bool:
     return f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
 
@@ -425,7 +241,7 @@ def _dataclass_converter(cls: Any) -> Converter:
 
     def convert(value: object, where: Where, report: Report) -> object:
         if not isinstance(value, YamlMap):
-            return _expected(where, report, f"a mapping ({label})", value)
+            return expected(where, report, f"a mapping ({label})", value)
         here = Where(where.path, value.mark, where.field)
         value = _read_as_meant(value, list(converters), here, label, report)
         ok = True

@@ -97,7 +97,12 @@ class Report:
         for diagnostic in other._listed:
             self.add(diagnostic)
         for path, counts in other._hidden.items():
-            self._hidden.setdefault(path, Counter()).update(counts)
+            for severity, count in counts.items():
+                self.count_unlisted(path, severity, count)
+
+    def count_unlisted(self, path: Path, severity: Severity, count: int) -> None:
+        """Count `count` problems at `path` without listing them, as those past its listed share."""
+        self._hidden.setdefault(path, Counter())[severity] += count
 
     def is_full(self, path: Path) -> bool:
         """True once `path` has its share listed: further problems there are only counted."""
@@ -151,6 +156,9 @@ class QuestionReport(Report):
 
     def extend(self, other: Report) -> None:
         self._target.extend(other)
+
+    def count_unlisted(self, path: Path, severity: Severity, count: int) -> None:
+        self._target.count_unlisted(path, severity, count)
 
     def is_full(self, path: Path) -> bool:
         return self._target.is_full(path)

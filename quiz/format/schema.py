@@ -15,7 +15,8 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from quiz.format.convert import COUNT_LIMITS, NUMBER_LIMITS, Tagged, is_required, yaml_fields
+from quiz.format.convert import Tagged, is_required, yaml_fields
+from quiz.format.limits import COUNT_LIMITS, NUMBER_LIMITS
 
 SCHEMA_ID = "https://attention-quiz.invalid/schema/question-file.json"
 _SCALARS: dict[Any, dict[str, Any]] = {

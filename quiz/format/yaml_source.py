@@ -104,13 +104,17 @@ def read_yaml_file(path: Path, stop: StopCheck | None = None) -> object:
 
     SourceError if the whole file is refused; ReadingStopped as soon as `stop()` is true.
     """
+    return parse_yaml(read_source(path), path, stop)
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of a question file, as `read_yaml_file` reads them; SourceError if it cannot be read."""
     try:
-        raw = read_bounded(path, MAX_FILE_BYTES)
+        return read_bounded(path, MAX_FILE_BYTES)
     except UnreadableFile as exc:
         raise SourceError(Location(path), f"cannot read file: {exc}") from None
     except OSError as exc:
         raise SourceError(Location(path), f"cannot read file: {exc.strerror or exc}") from None
-    return parse_yaml(raw, path, stop)
 
 
 def parse_yaml(raw: bytes, path: Path, stop: StopCheck | None = None) -> object:

@@ -75,7 +75,10 @@ def rebuild_card(connection: sqlite3.Connection, scheduler: ReviewScheduler, que
             WHERE a.question = ? AND {REVIEWED} ORDER BY a.at_ms, a.seq""",
         (question,),
     )
-    reviews = (Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration) for at, score, verdict, hints, revealed, duration, easy in rows)
+    reviews = (
+        Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration)
+        for at, score, verdict, hints, revealed, duration, easy in rows
+    )
     card, count = scheduler.rebuild(question, reviews)
     if card is None:
         connection.execute("DELETE FROM cards WHERE question = ?", (question,))

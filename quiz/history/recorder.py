@@ -21,6 +21,7 @@ from quiz.history.records import AttemptRecord, local_now, to_ms
 
 if TYPE_CHECKING:
     from quiz.history.cards import CardState
+    from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
     from quiz.history.stats import QuestionInfo, Statistics
     from quiz.history.store import History
     from quiz.history.unavailable import Unavailable
@@ -134,6 +135,49 @@ class Recorder:
     def mark_easy(self, attempt: AttemptRecord) -> CardState | None:
         """Rate the saved, passed `attempt` Easy and reschedule its card (None if that failed)."""
         return self._using(lambda history: history.mark_easy(attempt.id, self.now_ms()))
+
+    # -- mock interviews: each write committed before returning; False when it was not saved --------
+
+    def save_mock(self, progress: MockProgress) -> bool:
+        """Commit a step of a mock sitting (see `History.save_mock`); False when it was not saved."""
+        self._given.extend(attempt.score for attempt in progress.attempts if attempt.verdict != "not_reached")
+        saved = self._write(lambda history: history.save_mock(progress))
+        if saved and progress.attempts:
+            self.last_saved = progress.attempts[-1]
+        return saved
+
+    def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> bool:
+        """Store a spoken answer's self-grades with its attempt (the attempt counts for today)."""
+        self._given.append(attempt.score)
+
+        return self._write(lambda history: history.self_grade(row, attempt))
+
+    def _write(self, write: Callable[[History], object]) -> bool:
+        """`write(store)`; whether it was saved."""
+
+        def run(history: History) -> bool:
+            write(history)
+            return True
+
+        return self._using(run) is True
+
+    def running_mocks(self) -> list[MockRow]:
+        """Interrupted sittings to offer for resuming (none when there is no file)."""
+        return self._using(lambda history: history.running_mocks()) or []
+
+    def stored_mock(self, mock_id: str) -> StoredMock | None:
+        return self._using(lambda history: history.mock(mock_id))
+
+    def earlier_mocks(self, mock_id: str) -> list[StoredMock]:
+        """The finished sittings before `mock_id`, oldest first, for the report's trend."""
+
+        def read(history: History) -> list[StoredMock]:
+            rows = history.mocks(status="finished")
+            this = next((r for r in history.mocks() if r.id == mock_id), None)
+            before = [r for r in rows if r.id != mock_id and (this is None or r.started_ms <= this.started_ms)]
+            return [m for m in (history.mock(r.id) for r in before) if m is not None]
+
+        return self._using(read) or []
 
     # -- reading --------------------------------------------------------------------------------
 

@@ -79,7 +79,59 @@ CREATE TABLE drafts (
 );
 """
 
-MIGRATIONS: Final = (VERSION_1, VERSION_2)
+VERSION_3: Final = """
+-- Mock interview sittings: the plan as composed and the start on both clocks, so a sitting cut
+-- short by a crash resumes with its deadline unchanged.
+CREATE TABLE mocks (
+    id TEXT PRIMARY KEY,                  -- random UUID; attempts.mock names it
+    key TEXT NOT NULL,                    -- the printable key that composes the same mock again
+    options TEXT NOT NULL,                -- canonical JSON
+    plan TEXT NOT NULL,                   -- canonical JSON: [{question, seed, budget}, ...]
+    lang TEXT NOT NULL,
+    feedback TEXT NOT NULL CHECK (feedback IN ('end', 'each')),
+    start_clock REAL NOT NULL,            -- the interview clock (seconds since boot) at the start
+    start_wall REAL NOT NULL,             -- UTC epoch seconds at the start
+    start_boot TEXT NOT NULL,             -- the boot the interview clock reading belongs to
+    started_ms INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'finished')),
+    finished_ms INTEGER
+);
+CREATE INDEX mocks_by_status ON mocks (status, started_ms);
+
+-- The questions of a sitting in the order they were asked, follow-ups included.
+CREATE TABLE mock_questions (
+    mock TEXT NOT NULL REFERENCES mocks (id),
+    position INTEGER NOT NULL,            -- 1-based
+    question TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    budget REAL NOT NULL,                 -- seconds
+    follow_up_of TEXT,                    -- the question it probes, for a follow-up
+    shown_s REAL NOT NULL,                -- seconds into the interview it was shown
+    PRIMARY KEY (mock, position)
+);
+
+-- Spoken answers: notes and time kept as given, then the candidate's self-grades; once graded
+-- the answer is recorded as an attempt with this id.
+CREATE TABLE mock_self_grades (
+    id TEXT PRIMARY KEY,
+    mock TEXT NOT NULL REFERENCES mocks (id),
+    position INTEGER NOT NULL,
+    question TEXT NOT NULL,
+    version TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    inputs TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    notes TEXT,
+    at_ms INTEGER NOT NULL,
+    duration_ms INTEGER CHECK (duration_ms >= 0),
+    levels TEXT,                          -- JSON list, one of missing/weak/good/strong per point
+    graded_ms INTEGER
+);
+CREATE INDEX mock_self_grades_by_mock ON mock_self_grades (mock, position);
+"""
+
+MIGRATIONS: Final = (VERSION_1, VERSION_2, VERSION_3)
 """MIGRATIONS[n] takes a file from version n to version n + 1."""
 CURRENT: Final = len(MIGRATIONS)
 
@@ -91,7 +143,8 @@ def user_version(connection: sqlite3.Connection) -> int:
 
 def is_empty(connection: sqlite3.Connection) -> bool:
     """Whether the file holds no table, index or trigger yet."""
-    return connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] == 0
+    count: int = connection.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
+    return count == 0
 
 
 def migrate(connection: sqlite3.Connection, start: int, target: int = CURRENT) -> None:

@@ -175,7 +175,7 @@ def today(history: History, now: datetime | None = None) -> Tally:
 def due_now(history: History, now: datetime | None = None) -> int:
     """How many cards are due at `now` (home's "Review due" count)."""
     [(count,)] = history.read("SELECT count(*) FROM cards WHERE due_ms <= ?", (to_ms(now or local_now()),))
-    return count
+    return int(count)
 
 
 def misconceptions(history: History, now: datetime | None = None) -> dict[str, int]:

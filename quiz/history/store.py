@@ -17,16 +17,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import quote
 
 from fsrs import Scheduler
 
 from quiz import locations
-from quiz.history import cards, drafts, schema
+from quiz.history import cards, drafts, mocks, schema
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
+from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -43,7 +44,9 @@ HISTORY_FILE: Final = "history.sqlite3"
 BUSY_TIMEOUT_S: Final = 5.0
 """How long a writer waits for another one (another app instance) before giving up."""
 
-_COLUMNS: Final = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+_COLUMNS: Final = (
+    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+)
 _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
@@ -86,13 +89,19 @@ def open_history(
 def _row(attempt: AttemptRecord) -> tuple[object, ...]:
     """An attempt as the values of `_COLUMNS`."""
     a = attempt
-    return (a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response, float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock)
+    return (
+        a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response,
+        float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock,
+    )  # fmt: skip
 
 
-def _record(row: tuple) -> AttemptRecord:
-    """An attempt from a row of `_COLUMNS`."""
+def _record(row: tuple[Any, ...]) -> AttemptRecord:
+    """An attempt from a row of `_COLUMNS` (sqlite3 types its values as Any)."""
     id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
-    return AttemptRecord(id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response, score, verdict, misconception, hints, bool(revealed), duration, mock)
+    return AttemptRecord(
+        id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response,
+        score, verdict, misconception, hints, bool(revealed), duration, mock,
+    )  # fmt: skip
 
 
 class History:
@@ -164,13 +173,20 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
-    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]]) -> tuple[int, int]:
-        """Add attempts (each with its Easy mark) that are not here yet, all in one transaction,
-        then rebuild the cards of their questions. Returns (added, already present)."""
+    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = ()) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark) and mock sittings that are not here yet, all in
+        one transaction, then rebuild the cards of their questions. Returns (added, already present)
+        attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
         insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
+            for sitting in sittings:
+                if mocks.insert_or_keep_mock(connection, sitting.row):
+                    for asked in sitting.asked:
+                        mocks.insert_asked(connection, asked, keep=True)
+                    for spoken in sitting.spoken:
+                        mocks.insert_spoken(connection, spoken, keep=True)
             added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
@@ -205,7 +221,7 @@ class History:
             )
             return [_record(row) for row in rows]
 
-    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple]:
+    def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
         with self._reporting():
             return self.connection().execute(sql, params).fetchall()
@@ -223,7 +239,8 @@ class History:
     def attempt_count(self) -> int:
         """How many attempts the file holds."""
         with self._reporting():
-            return self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            count: int = self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            return count
 
     def card(self, question: str) -> CardState | None:
         """`question`'s review card, or None before its first review."""
@@ -250,6 +267,66 @@ class History:
         """Forget the draft of `key` (once its answer is submitted)."""
         with self._reporting(), self._transaction() as connection:
             drafts.discard_draft(connection, key)
+
+    # --- mock interviews ------------------------------------------------------------------
+
+    def save_mock(self, progress: MockProgress) -> None:
+        """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
+        attempts with their card updates, questions asked, and the finish, in that order.
+
+        Raises ValueError for an invalid attempt or an id already recorded."""
+        for attempt in progress.attempts:
+            check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            if progress.mock is not None:
+                mocks.insert_mock(connection, progress.mock)
+            for spoken in progress.spoken:
+                mocks.insert_spoken(connection, spoken)
+            for attempt in progress.attempts:
+                try:
+                    connection.execute(_INSERT, _row(attempt))
+                except sqlite3.IntegrityError as exc:
+                    raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+                cards.apply_attempt(connection, self._scheduler, attempt)
+            for asked in progress.asked:
+                mocks.insert_asked(connection, asked)
+            if progress.finished_ms is not None:
+                mocks.finish_mock(connection, progress.mock_id, progress.finished_ms)
+
+    def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
+        """Store a spoken answer's self-grades and record its attempt, in one transaction.
+
+        Raises ValueError when it is not awaiting self-grades (unknown or already graded)."""
+        assert row.levels is not None and row.graded_ms is not None
+        check(attempt)
+        with self._reporting(), self._transaction() as connection:
+            if not mocks.set_levels(connection, row.id, row.levels, row.graded_ms):
+                raise ValueError(f"spoken answer {row.id} is not awaiting self-grades")
+            connection.execute(_INSERT, _row(attempt))
+            return cards.apply_attempt(connection, self._scheduler, attempt)
+
+    def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:
+        """Sittings, oldest first: only those with `status` (running, finished) or `key` when given."""
+        with self._reporting():
+            return mocks.load_mocks(self.connection(), status=status, key=key)
+
+    def running_mocks(self) -> list[MockRow]:
+        """Sittings still running: interrupted ones, to offer for resuming."""
+        return self.mocks(status="running")
+
+    def mock(self, mock_id: str) -> StoredMock | None:
+        """Everything kept of sitting `mock_id`, read at one moment; None when there is none."""
+        with self._reporting():
+            connection = self.connection()
+            connection.execute("BEGIN")  # one snapshot: another process may be adding to it
+            try:
+                row = mocks.load_mock(connection, mock_id)
+                asked = mocks.load_asked(connection, mock_id)
+                spoken = mocks.load_spoken(connection, mock_id)
+                attempts = tuple(reversed(self.attempts(mock=mock_id)))
+            finally:
+                connection.execute("COMMIT")
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
 
     # --- internals -----------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ Each record carries the format version. CSV starts with a byte-order mark so spr
 the Japanese in it as UTF-8. Import is all or nothing: every record is checked first, a bad one
 is reported with its line number and nothing is added; attempts already present (by id) are
 skipped, so importing a file twice adds nothing. The cards the new attempts touch are rebuilt.
+A JSON Lines export also carries each mock interview sitting, one record after the attempts
+(see `quiz.history.mock_transfer`); sittings already present (by id) are kept as they are.
 
 An export may come from anyone, so reading it is bounded before anything is parsed: a regular
 file of at most `MAX_IMPORT_BYTES`, a record of at most `MAX_RECORD_CHARS`, inputs nested at
@@ -24,6 +26,8 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from quiz.bounded_read import UnreadableFile, read_bounded
+from quiz.history.mock_transfer import RECORD, BadMock, exported_mock, mock_from_record
+from quiz.history.mocks import StoredMock
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
 from quiz.history.scheduling import PASS_MARK, at_datetime
 from quiz.history.store import History
@@ -83,14 +87,20 @@ def export(history: History, out: TextIO, fmt: str) -> int:
     records = (exported(attempt, easy) for attempt, easy in history.attempts_with_marks())
     count = 0
     if fmt == "jsonl":
-        for count, record in enumerate(records, 1):
+        for record in records:
             out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+            count += 1
+        for row in history.mocks():
+            stored = history.mock(row.id)
+            if stored is not None:
+                out.write(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
         return count
     out.write(BOM)
     writer = csv.writer(out)
     writer.writerow(FIELDS)
-    for count, record in enumerate(records, 1):
+    for record in records:
         writer.writerow([_csv_cell(name, record[name]) for name in FIELDS])
+        count += 1
     return count
 
 
@@ -106,8 +116,14 @@ def import_file(history: History, path: Path) -> ImportReport:
         raise ImportProblem(1, f"the file is not UTF-8 text ({exc.reason})") from None
     if not text.strip():
         return ImportReport(0, 0)
-    records = list(_jsonl(text) if text.lstrip().startswith("{") else _csv(text))
-    added, present = history.add_attempts(records)
+    records: list[tuple[AttemptRecord, bool]] = []
+    mocks: list[StoredMock] = []
+    for item in _jsonl(text) if text.lstrip().startswith("{") else _csv(text):
+        if isinstance(item, StoredMock):
+            mocks.append(item)
+        else:
+            records.append(item)
+    added, present = history.add_attempts(records, mocks)
     return ImportReport(added, present)
 
 
@@ -121,7 +137,7 @@ def _csv_cell(name: str, value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
+def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
     # Only a line feed ends a record: JSON escapes it inside strings, but not U+2028 and the like.
     for line, content in enumerate(text.split("\n"), 1):
         if not content.strip():
@@ -131,7 +147,7 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
         record = _json(line, content, "not a JSON record")
         if not isinstance(record, dict):
             raise ImportProblem(line, "a record must be a JSON object")
-        yield _attempt(line, record)
+        yield _mock(line, record) if "record" in record else _attempt(line, record)
 
 
 def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
@@ -197,6 +213,19 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
     if found:
         raise ImportProblem(line, "; ".join(found))
     return attempt, record["easy"]
+
+
+def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
+    if record.get("format") != FORMAT_VERSION:
+        raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
+    if record["record"] != RECORD:
+        raise ImportProblem(line, f"record {record['record']!r} is not one this quiz reads (attempts, and {RECORD} for a mock interview)")
+    if any(_depth(value) > MAX_INPUT_DEPTH + 2 for value in record.values()):
+        raise ImportProblem(line, f"the mock record is nested more than {MAX_INPUT_DEPTH + 2} levels deep")
+    try:
+        return mock_from_record(record)
+    except BadMock as exc:
+        raise ImportProblem(line, str(exc)) from None
 
 
 def _json(line: int, text: str, what: str) -> Any:

@@ -15,9 +15,13 @@ from quiz.mock.compose import MockPlan
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.numbers import format_array_inline
 from quiz.render.present import answer_line, prompt_preview
+from quiz.types.explain import ExplainQuestion
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant
+
+_PLAN_COLUMNS = ("mock.col_question", "mock.col_topic", "mock.col_level", "mock.col_budget", "mock.col_by")
+"""The time plan's columns after `#`, as catalogue keys."""
 
 
 def plan_variants(bank: Bank, plan: MockPlan) -> list[Variant]:
@@ -47,7 +51,7 @@ def interviewer_sheet(bank: Bank, plan: MockPlan, lang: str) -> str:
         "",
         f"## {tr('mock.time_plan', lang)}",
         "",
-        f"| # | {tr('mock.col_question', lang)} | {tr('mock.col_topic', lang)} | {tr('mock.col_level', lang)} | {tr('mock.col_budget', lang)} | {tr('mock.col_by', lang)} |",
+        "| # | " + " | ".join(tr(key, lang) for key in _PLAN_COLUMNS) + " |",
         "|---|---|---|---|---|---|",
     ]
     elapsed = 0.0
@@ -63,10 +67,11 @@ def interviewer_sheet(bank: Bank, plan: MockPlan, lang: str) -> str:
 def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang: str) -> list[str]:
     question = variant.question
     kind = type_of(question)
-    spoken = kind.name == "explain"  # its key is the model answer, shown below with the checklist
-    lines = [f"## {n}. `{variant.key}` · {clock_text(budget)}", "", f"**{tr('mock.sheet_asked', lang)}**", "", _plain(variant.text(question.prompt, lang))]
-    if not spoken:
-        lines += ["", *(_plain(line) for line in kind.how_to_answer(variant, lang)), "", f"**{tr('mock.sheet_key', lang)}** {answer_line(variant, lang)}"]
+    lines = [f"## {n}. `{variant.key}` · {clock_text(budget)}", ""]
+    lines += [f"**{tr('mock.sheet_asked', lang)}**", "", _plain(variant.text(question.prompt, lang))]
+    if not isinstance(question, ExplainQuestion):  # a spoken question's key is its model answer, shown below with the checklist
+        lines += ["", *(_plain(line) for line in kind.how_to_answer(variant, lang))]
+        lines += ["", f"**{tr('mock.sheet_key', lang)}** {answer_line(variant, lang)}"]
     mistakes = kind.mistakes(variant)  # misconceptions, critical pairs, a code task's modelled mistakes
     if mistakes:
         lines += ["", f"**{tr('mock.sheet_listen', lang)}**", ""]
@@ -76,10 +81,10 @@ def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang:
             value = f" ({tr('mock.sheet_gives', lang)} {format_array_inline(values[mistake.name])})" if mistake.name in values else ""
             feedback = f": {_plain(variant.text(mistake.feedback, lang))}" if mistake.feedback else ""
             lines.append(f"- **{label}**{value}{feedback}")
-    if spoken:
-        lines += ["", f"**{tr('mock.sheet_model', lang)}**", "", _plain(variant.text(question.model_answer, lang))]  # type: ignore[attr-defined]
+    if isinstance(question, ExplainQuestion):
+        lines += ["", f"**{tr('mock.sheet_model', lang)}**", "", _plain(variant.text(question.model_answer, lang))]
         lines += ["", f"**{tr('mock.sheet_checklist', lang)}**", ""]
-        lines += [f"- [ ] {_plain(variant.text(point, lang))}" for point in question.rubric]  # type: ignore[attr-defined]
+        lines += [f"- [ ] {_plain(variant.text(point, lang))}" for point in question.rubric]
     follow_ups = [bank.questions[i] for i in question.follow_ups if i in bank.questions]
     if follow_ups:
         lines += ["", f"**{tr('mock.sheet_follow_ups', lang)}**", ""]

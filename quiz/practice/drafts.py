@@ -14,6 +14,7 @@ overwritten. Problems come back as `DraftNote`s, for the screen to say.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections.abc import Callable, Mapping
@@ -139,10 +140,8 @@ class DraftStore:
             history.save_draft(question_id, text, at_ms)
         except (HistoryUnavailable, ValueError):
             return LoadedDraft(text)  # the file stays, and stays the newer draft
-        try:
+        with contextlib.suppress(OSError):  # its text is in the history file now, and the newer of the two is still read
             path.unlink()
-        except OSError:
-            pass  # its text is in the history file now, and the newer of the two is still read
         return LoadedDraft(text)
 
 
@@ -151,7 +150,7 @@ class DraftSaver:
     is saved. `on_note` hears each save's note (None when it went to the history file) from that
     thread."""
 
-    def __init__(self, store: DraftStore, question_id: str, on_note: Callable[[DraftNote | None], None]) -> None:
+    def __init__(self, store: DraftStore, question_id: str, on_note: Callable[[DraftNote | None], object]) -> None:
         self._store = store
         self._question_id = question_id
         self._on_note = on_note

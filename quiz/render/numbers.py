@@ -5,19 +5,25 @@ from decimal import Decimal
 
 import numpy as np
 
+TYPED_DIGITS = 12
+"""Figures a learner's answer is written back with: enough to tell answers apart, few enough to
+hide float noise (0.1 + 0.2 is 0.3)."""
+
 
 def format_number(x: float | int | np.number, digits: int = 4) -> str:
     """`x` to `digits` significant figures, trailing zeros dropped; the integer part is never rounded.
 
-    Magnitudes below 1e-4 or from 1e6 up use scientific notation (`1.235e6`, `2e-5`);
-    `-0` shows as `0`; infinities and NaN show as `inf`, `-inf` and `nan`.
+    The one way numbers are written, in prompts and feedback (4 figures) and when a learner's own
+    answer is written back (`TYPED_DIGITS`). Magnitudes below 1e-4, or from 1e6 up (10^digits for
+    more than 6 figures), use scientific notation (`1.235e6`, `2e-5`); `-0` shows as `0`;
+    infinities and NaN show as `inf`, `-inf` and `nan`.
     """
     if digits < 1:
         raise ValueError(f"digits must be at least 1, got {digits}")
     if isinstance(x, (int, np.integer)):
         # Python ints may exceed a float's range, so they stay exact until they are scientific.
         x = int(x)
-        return str(x) if abs(x) < 10**6 else _scientific(Decimal(x), digits)
+        return str(x) if abs(x) < 10 ** max(6, digits) else _scientific(Decimal(x), digits)
     x = float(x)
     if math.isnan(x):
         return "nan"
@@ -25,7 +31,7 @@ def format_number(x: float | int | np.number, digits: int = 4) -> str:
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
-    if abs(x) < 1e-4 or abs(x) >= 1e6:
+    if abs(x) < 1e-4 or abs(x) >= 10.0 ** max(6, digits):
         return _scientific(Decimal(x), digits)
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
     return _without_trailing_zeros(f"{x:.{decimals}f}")

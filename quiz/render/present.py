@@ -13,7 +13,7 @@ from quiz.render.numbers import format_array_inline
 from quiz.render.plain_data import json_ready
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
-from quiz.variants.worked import worked_values
+from quiz.variants.worked import WorkedTensor, worked_values
 
 _PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
 
@@ -40,7 +40,8 @@ def feedback_parts(variant: Variant, result: Result, response: Any, lang: str) -
     marked, the mistake named, a near miss, then the feedback of the mistake or options picked."""
     parts: list[tuple[str, str]] = []
     if result.penalty and result.raw_score > 0:  # hints cost nothing when nothing was scored
-        parts.append(("penalty", tr("grade.hint_penalty", lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}")))
+        key = "grade.hint_penalty_one" if result.hints_used == 1 else "grade.hint_penalty"
+        parts.append(("penalty", tr(key, lang, hints=result.hints_used, penalty=f"{result.penalty:.0%}")))
     marked = None if result.verdict is Verdict.REVEALED else type_of(variant.question).marked_response(variant, result, response, lang)
     if marked is not None:
         parts.append(("marks", marked))
@@ -86,14 +87,14 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
             for m in kind.mistakes(variant)
         ]
         data["worked"] = [
-            {"name": w.name, "label": _label(variant, w.label, lang), "value": json_ready(w.value)} for w in worked_values(variant).all()
+            {"name": w.name, "label": worked_words(variant, w, lang), "value": json_ready(w.value)} for w in worked_values(variant).all()
         ]
     return data
 
 
 def answer_details(variant: Variant, lang: str) -> list[str]:
     """What `quiz show --answer` prints below the answer for authors: each named mistake with
-    its label and value, the hints, and the worked values (labelled where `worked:` says)."""
+    its label and value, the hints, and the worked values in words."""
     lines: list[str] = []
     mistakes = type_of(variant.question).mistakes(variant)
     if mistakes:
@@ -110,8 +111,19 @@ def answer_details(variant: Variant, lang: str) -> list[str]:
     if worked:
         lines += ["", tr("show.worked", lang)]
         for w in worked:
-            lines.append(f"  {_label(variant, w.label, lang) or w.name}: {format_array_inline(w.value)}")
+            lines.append(f"  {worked_words(variant, w, lang)}: {format_array_inline(w.value)}")
     return lines
+
+
+def worked_words(variant: Variant, tensor: WorkedTensor, lang: str) -> str:
+    """A worked tensor's label in words: the author's, else the catalogue's for its attention
+    step, saying which run it is when the variant has several. Never its name in the question."""
+    words = _label(variant, tensor.label, lang)
+    if words:
+        return words
+    assert tensor.step is not None, f"{tensor.name} has no words"  # worked_values keeps only worded tensors
+    words = tr(f"show.worked_step_{tensor.step}", lang)
+    return words if tensor.run is None else tr("show.worked_run", lang, words=words, n=tensor.run[0], count=tensor.run[1])
 
 
 def _label(variant: Variant, label: Text | None, lang: str) -> str | None:

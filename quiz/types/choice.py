@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from quiz.answers import Invalid
 from quiz.format.compile import CompiledQuestion
-from quiz.format.convert import Where
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where
 from quiz.format.model import Expr, Option, Parametric, QuestionBase, doc, error_at, option_ids
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish

@@ -14,31 +14,14 @@ import threading
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
+from quiz import code
 from quiz.answers import Invalid
-from quiz.code import (
-    CHECKS,
-    TASKS,
-    AnyTask,
-    CodeOutcome,
-    Limits,
-    RunError,
-    check_label,
-    check_problems,
-    default_starter,
-    describe_error,
-    get_task,
-    grade_engine,
-    mistake_label,
-    mistake_sentence,
-    outcome_to_json,
-    render_checklist,
-    run_checks,
-    starter_problems,
-)
-from quiz.format.convert import Where, located
+from quiz.code.checks import CHECKS
+from quiz.code.task_ids import TASK_IDS
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where, located
 from quiz.format.model import QuestionBase, Text, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
@@ -46,7 +29,9 @@ from quiz.i18n import tr
 from quiz.types.base import Mistake, Problem, QuestionType
 from quiz.variants.variant import Variant
 
-TASK_IDS: Final = tuple(TASKS)
+if TYPE_CHECKING:
+    from quiz.code import AnyTask, CodeOutcome, Limits, RunError
+
 CHECK_IDS: Final = CHECKS
 SOURCE_NAME: Final = "solution.py"
 """How messages name the candidate's file when it has no name of its own (the app's editor)."""
@@ -74,14 +59,14 @@ class CodeQuestion(QuestionBase):
         return True
 
     def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        task = get_task(self.task)
-        for problem in check_problems(task.checks, task.policies, self.checks, None):
+        task = code.get_task(self.task)
+        for problem in code.check_problems(task.checks, task.policies, self.checks, None):
             error_at(where, raw, "checks", f"checks: {problem}", report)
-        for problem in check_problems(task.checks, task.policies, None, self.policy):
+        for problem in code.check_problems(task.checks, task.policies, None, self.policy):
             error_at(where, raw, "policy", f"policy: {problem}", report)
         if self.starter is not None:
             unsafe = _unsafe_character(self.starter)
-            problems = [unsafe] if unsafe else starter_problems(task, self.starter)
+            problems = [unsafe] if unsafe else code.starter_problems(task, self.starter)
             for problem in problems:
                 error_at(where, raw, "starter", f"starter: {problem}", report)
 
@@ -114,7 +99,7 @@ class NotRunnable(Invalid):
     def message(self, lang: str = "en") -> str:
         if self.error is None:
             return super().message(lang)
-        lines = [tr("code.cannot_run", lang), describe_error(self.error, lang)]
+        lines = [tr("code.cannot_run", lang), code.describe_error(self.error, lang)]
         if self.output:
             lines += [tr("code.printed", lang), self.output.rstrip("\n")]
         return "\n".join(lines)
@@ -132,13 +117,13 @@ def _question(variant: Variant) -> CodeQuestion:
 
 
 def _task(variant: Variant) -> AnyTask:
-    return get_task(_question(variant).task)
+    return code.get_task(_question(variant).task)
 
 
 def starter_of(variant: Variant) -> str:
     """The file the candidate starts from: the question's starter, or the task's default."""
     question = _question(variant)
-    return question.starter if question.starter is not None else default_starter(_task(variant))
+    return question.starter if question.starter is not None else code.default_starter(_task(variant))
 
 
 def run_answer(
@@ -146,7 +131,7 @@ def run_answer(
     source: str,
     *,
     filename: str = SOURCE_NAME,
-    limits: Limits = Limits(),
+    limits: Limits | None = None,
     stop: threading.Event | None = None,
 ) -> CodeAnswer | Invalid:
     """Run the variant's checks on `source` in the sandbox (blocks up to the limits: call it off the
@@ -156,14 +141,14 @@ def run_answer(
     if source.strip() == starter_of(variant).strip():
         return Invalid("code.unchanged_starter")
     question = _question(variant)
-    outcome = run_checks(
+    outcome = code.run_checks(
         question.task,
         source,
         seed=variant.seed,
         checks=question.checks,
         policy=question.policy,
         filename=filename,
-        limits=limits,
+        limits=limits if limits is not None else code.Limits(),
         stop=stop,
     )
     if not outcome.runnable:
@@ -189,7 +174,7 @@ def _policy(variant: Variant) -> dict[str, str]:
 
 def _checks_json(variant: Variant, lang: str) -> list[dict[str, str]]:
     """Each check's id and learner-facing label."""
-    return [{"id": check, "label": check_label(check, lang, _policy(variant))} for check in _chosen_checks(variant)]
+    return [{"id": check, "label": code.check_label(check, lang, _policy(variant))} for check in _chosen_checks(variant)]
 
 
 def _signatures(variant: Variant) -> str:
@@ -244,7 +229,8 @@ class CodeType(QuestionType[CodeQuestion]):
         mistake = outcome.misconception
         named: dict[str, Any] = {}
         if mistake is not None:
-            named = {"misconception": mistake, "label": _in_both(mistake_label, mistake), "feedback": (_in_both(mistake_sentence, mistake),)}
+            label, sentence = _in_both(code.mistake_label, mistake), _in_both(code.mistake_sentence, mistake)
+            named = {"misconception": mistake, "label": label, "feedback": (sentence,)}
         details = {
             "passed": [r.check for r in outcome.checks if r.passed],
             "failed": [r.check for r in outcome.checks if not r.passed],
@@ -275,7 +261,7 @@ class CodeType(QuestionType[CodeQuestion]):
         return {"task": _question(variant).task, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
 
     def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
-        return {"code": outcome_to_json(_answer(response).outcome, lang)}
+        return {"code": code.outcome_to_json(_answer(response).outcome, lang)}
 
     def starter(self, variant: Variant) -> str | None:
         return starter_of(variant)
@@ -284,14 +270,14 @@ class CodeType(QuestionType[CodeQuestion]):
         """The ✓/✗ checklist with each check's evidence; the mistake itself is named by the feedback."""
         if not isinstance(response, CodeAnswer):
             return None
-        return render_checklist(response.outcome, lang, name_mistake=False)
+        return code.render_checklist(response.outcome, lang, name_mistake=False)
 
     def mistakes(self, variant: Variant) -> list[Mistake]:
         """The task's modelled mistakes under the question's policy, most common first: the checks
         name the first one a candidate's outputs match. None has a value of its own to show."""
         policy = _policy(variant)
         return [
-            Mistake(m.id, _in_both(mistake_label, m.id), None, "", 0.0, _in_both(mistake_sentence, m.id))
+            Mistake(m.id, _in_both(code.mistake_label, m.id), None, "", 0.0, _in_both(code.mistake_sentence, m.id))
             for m in _task(variant).mistakes
             if m.applies(policy)
         ]
@@ -300,7 +286,7 @@ class CodeType(QuestionType[CodeQuestion]):
         """The engine's own outputs, graded as an answer on this variant's inputs, must pass every check."""
         question = _question(variant)
         at = located(question, "task")
-        outcome = grade_engine(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
+        outcome = code.grade_engine(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
         failing = [r.check for r in outcome.checks if not r.passed]
         if failing or outcome.score != 1.0:
             yield Problem(at, "the engine's own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")

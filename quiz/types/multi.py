@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import Where
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where
 from quiz.format.model import Option, QuestionBase, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish

@@ -16,8 +16,8 @@ import numpy as np
 
 from quiz.answers import Invalid, describe_shape, parse_answer
 from quiz.format.compile import CompiledQuestion
-from quiz.format.convert import Where, located
 from quiz.format.diagnostics import Location, Report
+from quiz.format.marks import Where, located
 from quiz.format.model import Expr, Misconception, Parametric, QuestionBase, Tolerance, doc, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish

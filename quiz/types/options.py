@@ -7,8 +7,8 @@ from collections.abc import Collection
 from typing import Any, Final, Protocol, runtime_checkable
 
 from quiz.answers import Invalid
-from quiz.format.convert import Where, located
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
 from quiz.format.yaml_source import YamlMap
 from quiz.i18n import tr

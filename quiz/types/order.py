@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from quiz.answers import Invalid
-from quiz.format.convert import INVALID, Marks, Where, describe, did_you_mean, located
 from quiz.format.diagnostics import Report
+from quiz.format.marks import Marks, Where, located
 from quiz.format.model import ID_PATTERN, INTERNAL, QuestionBase, Text, doc, error_at
+from quiz.format.scalars import INVALID, describe
+from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr

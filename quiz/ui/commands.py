@@ -3,7 +3,7 @@ next question, more worked values and Easy, offered only when the screen would a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,8 @@ ENTRIES = {
 class QuestionCommands(Provider):
     """What can be done to the question on screen, in the learner's language."""
 
-    def _entries(self) -> Iterator[tuple[str, str, partial[object]]]:
+    def _entries(self) -> Iterator[tuple[str, str, Callable[[], Awaitable[None]]]]:
+        # Only QuestionScreen lists this provider (its COMMANDS); importing it here would be circular.
         screen: QuestionScreen = self.screen  # type: ignore[assignment]
         for name, action in ENTRIES.items():
             if screen.check_action(name, ()):

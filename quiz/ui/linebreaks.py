@@ -8,7 +8,8 @@ kana character is a word of its own, with the simplest form of the JIS X 4051 ru
 brackets, commas, full stops, small kana and the long-vowel mark never begin a line, and opening
 brackets never end one. Text without Japanese is split exactly as before.
 
-Rich offers no setting for this, so `install` replaces the pattern in `rich._wrap`, once per
+The pattern is the one `quiz show` wraps with (`quiz.render.wrap.WORD`). Rich offers no setting
+for this, so `install` replaces the pattern in `rich._wrap`, once per
 process. The pinned Rich is tested with it (tests/test_linebreaks.py); a Rich without the
 pattern would only wrap as before: the app then logs `NOT_INSTALLED`, and those tests fail.
 """
@@ -20,14 +21,7 @@ from functools import cache
 
 import rich._wrap
 
-OPENING = "（「『【〔〈《［｛〘〖"
-CLOSING = "、。，．・：；？！）」』】〕〉》］｝〙〗ゝゞヽヾぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々ー〜…‥"
-# Han, kana, CJK punctuation and full-width forms: a break may fall before or after each one.
-# U+3000, the ideographic space, is left out: it is whitespace, and breaks like a space.
-UNSPACED = "\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-
-WORD = re.compile(rf"\s*[{OPENING}]*(?:[{UNSPACED}]|[^\s{UNSPACED}]+)[{CLOSING}]*\s*")
-
+from quiz.render.wrap import WORD
 
 NOT_INSTALLED = "Japanese line breaking is off: this version of Rich has no rich._wrap.re_word to replace."
 

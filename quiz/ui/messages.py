@@ -14,6 +14,8 @@ from quiz.bank import Selection
 
 if TYPE_CHECKING:
     from quiz.history.records import AttemptRecord
+    from quiz.mock.options import MockOptions
+    from quiz.mock.session import MockSession
     from quiz.practice.session import PracticeSession
 
 
@@ -75,3 +77,19 @@ class MarkEasy(Message):
     def __init__(self, attempt: AttemptRecord) -> None:
         super().__init__()
         self.attempt = attempt
+
+
+class StartMock(Message):
+    """Sit a mock interview made from `options` (a running one may be resumed first)."""
+
+    def __init__(self, options: MockOptions) -> None:
+        super().__init__()
+        self.options = options
+
+
+class MockOver(Message):
+    """The mock interview of `session` has ended: self-grading, then its report."""
+
+    def __init__(self, session: MockSession) -> None:
+        super().__init__()
+        self.session = session

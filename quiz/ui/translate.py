@@ -23,20 +23,22 @@ from textual.dom import DOMNode
 
 from quiz.i18n import catalogue, tr
 
+OUR_AREAS = ("ui.", "mockapp.")
+"""Catalogue areas whose keys describe the quiz's own bindings (the mock interview's have their own)."""
 NARROW_CLASSES = frozenset({"-tiny", "-narrow"})
 """The screen's width classes at which the footer uses short key labels."""
 
 
 def interface_text(text: str, lang: str) -> str:
     """`text` in `lang`: an i18n key (`ui.key_hint`) or one of Textual's English texts."""
-    if text.startswith("ui."):
+    if text.startswith(OUR_AREAS):
         return tr(text, lang)
     return catalogue(lang).get(f"textual.{text}", text)
 
 
 def short_text(text: str, lang: str) -> str:
     """The short form of a key description, where the catalogue has one."""
-    if text.startswith("ui.") and f"{text}_short" in catalogue("en"):
+    if text.startswith(OUR_AREAS) and f"{text}_short" in catalogue("en"):
         return tr(f"{text}_short", lang)
     return interface_text(text, lang)
 
@@ -56,7 +58,7 @@ def translate_binding(binding: Binding, lang: str, short: bool = False) -> Bindi
 
 def is_ours(binding: Binding) -> bool:
     """A key the quiz declared (described by a catalogue key), as opposed to a widget's own."""
-    return binding.description.startswith("ui.")
+    return binding.description.startswith(OUR_AREAS)
 
 
 class TranslatedBindings:
@@ -72,11 +74,11 @@ class TranslatedBindings:
     @property
     def untranslated_bindings(self) -> dict[str, ActiveBinding]:
         """The active bindings as declared, descriptions still catalogue keys."""
-        return super().active_bindings  # type: ignore[misc,no-any-return]
+        return super().active_bindings  # type: ignore[misc]  # a mixin: the Screen after it in the MRO has them
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]
+        narrow = bool(NARROW_CLASSES & self.classes)  # type: ignore[attr-defined]  # the Screen it is mixed into has classes
         omitted = self.footer_omits(narrow)
         return {
             key: active._replace(binding=translate_binding(active.binding, self.lang, narrow))

@@ -2,11 +2,12 @@
 
 A question names the few values that explain its answer in `worked:` (a derived value, or an
 attention run's step such as `run.weights`), each with a label in words; those are featured,
-in that order, and every other tensor it computed is kept for a "more worked values" fold. A
-question without `worked:` features its attention weights (or, having none, its first few
-tensors). Any attention trace among the values gives its scores, scaled scores, weights and
-output, and the weights carry which cells the mask allowed. A weight matrix (non-negative rows
-summing to one, or a trace's weights) is marked for a heatmap.
+in that order. A question without `worked:` features its attention runs' weights. The other
+steps of its attention runs (scores, scaled scores, weights, output) are kept for a "more worked
+values" fold, worded by the catalogue; a value with no words (a parameter, a helper such as the
+sorted outcomes a constraint compares) is never shown, as its name would mean nothing to a
+learner. A trace's weights carry which cells the mask allowed; a weight matrix (non-negative
+rows summing to one, or a trace's weights) is marked for a heatmap.
 """
 
 from __future__ import annotations
@@ -25,17 +26,17 @@ MAX_SHOWN: Final = 16
 """Largest number of rows or columns a worked tensor is shown with."""
 SHOWN_STEPS: Final = ("scores", "scaled", "weights", "output")
 """The steps of an attention run kept for the fold when `worked:` does not name them."""
-FEATURED_BY_DEFAULT: Final = 3
-"""How many tensors a question without `worked:` and without weights features."""
 
 
 @dataclass(frozen=True, eq=False)
 class WorkedTensor:
     """A named tensor of the worked solution.
 
-    `label` is the author's words for it (None or empty: none given); `step` names the attention
-    step it is (`weights`), so the interface can word it; `is_weights` asks for a heatmap, and
-    `allowed` (same shape, for a trace's weights) marks the cells the mask let through.
+    `label` is the author's words for it (None: none given); `step` names the attention step it
+    is (`weights`), so that it can be worded without a label, and `run` is which of the
+    variant's attention runs it comes from, `(n, count)`, when there are several; `is_weights`
+    asks for a heatmap, and `allowed` (same shape, for a trace's weights) marks the cells the
+    mask let through. `name` is how the question computes it, for authors (`quiz show --json`).
     """
 
     name: str
@@ -44,6 +45,7 @@ class WorkedTensor:
     label: Text | None = None
     step: str | None = None
     allowed: np.ndarray | None = None
+    run: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -83,37 +85,38 @@ def _last_two_axes(value: np.ndarray) -> np.ndarray:
     return value
 
 
-def _trace_step(name: str, trace: AttentionTrace, step: str, label: Text | None = None) -> WorkedTensor | None:
+def _runs(variant: Variant) -> dict[str, tuple[int, int] | None]:
+    """Each attention run of the variant by name, with its place among them when there are several."""
+    names = [name for name, value in variant.values.items() if isinstance(value, AttentionTrace) and name != ANSWER_NAME]
+    return {name: (n, len(names)) if len(names) > 1 else None for n, name in enumerate(names, 1)}
+
+
+def _trace_step(name: str, trace: AttentionTrace, step: str, run: tuple[int, int] | None, label: Text | None = None) -> WorkedTensor | None:
     array = _showable(_last_two_axes(getattr(trace, step)))
     if array is None:
         return None
     allowed = _last_two_axes(np.asarray(trace.allowed, dtype=bool)) if step == "weights" else None
     if allowed is not None and allowed.shape != array.shape:
         allowed = None
-    return WorkedTensor(f"{name}.{step}", array, step == "weights", label, step, allowed)
+    return WorkedTensor(f"{name}.{step}", array, step == "weights", label, step, allowed, run)
 
 
-def _computed(variant: Variant) -> list[WorkedTensor]:
-    """Every tensor the variant computed that can be shown, in the order computed."""
-    found: list[WorkedTensor] = []
-    for name, value in variant.values.items():
-        if name == ANSWER_NAME:  # the key itself is shown with the feedback
-            continue
-        if isinstance(value, AttentionTrace):
-            found.extend(t for step in SHOWN_STEPS if (t := _trace_step(name, value, step)) is not None)
-            continue
-        array = _showable(value)
-        if array is not None:
-            found.append(WorkedTensor(name, array, _is_weight_matrix(array)))
-    return found
+def _steps(variant: Variant, runs: dict[str, tuple[int, int] | None]) -> list[WorkedTensor]:
+    """Every step of the variant's attention runs that can be shown, run by run."""
+    return [
+        t
+        for name, run in runs.items()
+        for step in SHOWN_STEPS
+        if (t := _trace_step(name, variant.values[name], step, run)) is not None
+    ]
 
 
-def _named(variant: Variant, name: str, label: Text) -> WorkedTensor | None:
+def _named(variant: Variant, name: str, label: Text, runs: dict[str, tuple[int, int] | None]) -> WorkedTensor | None:
     """The tensor `worked:` names: a value (scalars too) or a trace's step, with its label."""
     base, _, step = name.partition(".")
     value = variant.values.get(base)
     if isinstance(value, AttentionTrace):
-        return _trace_step(base, value, step, label) if step in TRACE_STEPS else None
+        return _trace_step(base, value, step, runs.get(base), label) if step in TRACE_STEPS else None
     if step:
         return None
     array = _showable(value, scalars=True)
@@ -121,13 +124,15 @@ def _named(variant: Variant, name: str, label: Text) -> WorkedTensor | None:
 
 
 def worked_values(variant: Variant) -> WorkedValues:
-    """The tensors worth showing after `variant` is answered: featured first, the rest folded."""
-    computed = _computed(variant)
+    """The tensors worth showing after `variant` is answered, each with words: featured first,
+    the rest of its attention runs folded."""
+    runs = _runs(variant)
+    steps = _steps(variant, runs)
     chosen: dict[str, Text] = getattr(variant.question, "worked", None) or {}
     if chosen:
-        featured = [t for name, label in chosen.items() if (t := _named(variant, name, label)) is not None]
+        featured = [t for name, label in chosen.items() if (t := _named(variant, name, label, runs)) is not None]
     else:
-        featured = [t for t in computed if t.is_weights] or computed[:FEATURED_BY_DEFAULT]
+        featured = [t for t in steps if t.is_weights]
     names = {t.name for t in featured}
-    return WorkedValues(featured, [t for t in computed if t.name not in names])
+    return WorkedValues(featured, [t for t in steps if t.name not in names])
 

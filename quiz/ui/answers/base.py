@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.content import Content
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
 from quiz.answers import Invalid
+from quiz.format.model import Text
 from quiz.render.mathtext import markdown_to_plain
 from quiz.variants.variant import Variant
 
 
-def plain(variant: Variant, text: Any, lang: str) -> Content:
+def plain(variant: Variant, text: Text | None, lang: str) -> Content:
     """A question text for a one-line label: values filled in, maths in Unicode, no markup."""
     return Content(markdown_to_plain(variant.text(text, lang)).strip())
 

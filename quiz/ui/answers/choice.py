@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 
 from quiz.answers import Invalid
@@ -24,5 +22,5 @@ class ChoiceAnswer(PickOneAnswer):
             id="choices",
         )
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> str | Invalid:
         return self.picked()

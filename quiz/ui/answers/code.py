@@ -22,13 +22,14 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import ClassVar, Final
 
 from textual import on, work
 from textual.app import ComposeResult, SuspendNotSupported
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
@@ -61,14 +62,15 @@ def _keys(bindings: Iterable[Binding]) -> set[str]:
 
 
 _EDITING = [b for b in TextArea.BINDINGS if isinstance(b, Binding) and b.key != "f6"]
+# The scrolling keys TextArea inherits and does not redefine (Ctrl+PageUp/PageDown).
+_SCROLLING = [b for b in ScrollableContainer.BINDINGS if isinstance(b, Binding) and not _keys([b]) & _keys(_EDITING)]
 
 
 class CodeArea(TextArea, inherit_bindings=False):
     """Textual's TextArea without its F6 (select line), which the screen's F6 (next question)
     overrides anyway; declared, it would also put F6 first in the footer."""
 
-    # Its own keys, then the scrolling keys it inherits and does not redefine (Ctrl+PageUp/PageDown).
-    BINDINGS = [*_EDITING, *(b for b in ScrollableContainer.BINDINGS if isinstance(b, Binding) and not _keys([b]) & _keys(_EDITING))]
+    BINDINGS: ClassVar[list[BindingType]] = [*_EDITING, *_SCROLLING]
 
 
 class CodeEditorAnswer(AnswerWidget):
@@ -76,7 +78,7 @@ class CodeEditorAnswer(AnswerWidget):
 
     HELP = "ui.help_answer_code"
     # F9, as the screen takes F2 to F7 and the editor F7 (select all) while the screen's F7 is idle.
-    BINDINGS = [Binding("f9", "external_editor", "ui.key_editor")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f9", "external_editor", "ui.key_editor")]
 
     class DraftNoted(Message):
         """The draft saver's word on a save, from its thread (None: saved in the history file)."""
@@ -96,7 +98,7 @@ class CodeEditorAnswer(AnswerWidget):
 
     @property
     def question_id(self) -> str:
-        return self.variant.question.id  # type: ignore[no-any-return]
+        return self.variant.question.id
 
     @property
     def running(self) -> bool:
@@ -153,7 +155,7 @@ class CodeEditorAnswer(AnswerWidget):
         """Say a note about the draft once, until a save says something else."""
         said = note.message() if note is not None else None
         if note is not None and said != self._note:
-            severity = "warning" if note.key == "draft_elsewhere" else "error"
+            severity: SeverityLevel = "warning" if note.key == "draft_elsewhere" else "error"
             self.notify(note.message(self.lang), severity=severity, timeout=15)
         self._note = said
 
@@ -206,7 +208,7 @@ class CodeEditorAnswer(AnswerWidget):
             if wait:
                 run.done.wait(STOP_WAIT_SECONDS)
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> CodeAnswer | Invalid:
         source = self.editor.text
         if self._ready is None or self._ready[0] != source:
             return Invalid("ui.code_run_first")

@@ -6,26 +6,25 @@ what to do; after, it holds the checklist: a letter or Space ticks a point, Ente
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual import on
 from textual.app import ComposeResult
-from textual.widget import Widget
-from textual.widgets import SelectionList, Static
+from textual.widgets import Static
 
 from quiz.answers import Invalid
 from quiz.i18n import tr
+from quiz.types.explain import TYPE as EXPLAIN
 from quiz.types.options import letter
-from quiz.ui.answers.base import AnswerWidget, plain
+from quiz.ui.answers.base import plain
+from quiz.ui.answers.checklist import ChecklistAnswer
 from quiz.ui.answers.lettered import LetteredChecklist
+from quiz.variants.variant import Variant
 
 
-class ExplainAnswer(AnswerWidget):
+class ExplainAnswer(ChecklistAnswer):
     """Answer aloud, then tick the rubric points you made."""
 
     HELP = "ui.help_answer_explain"
 
-    def __init__(self, variant: Any, lang: str) -> None:
+    def __init__(self, variant: Variant, lang: str) -> None:
         super().__init__(variant, lang)
         self.revealed = False
 
@@ -38,28 +37,14 @@ class ExplainAnswer(AnswerWidget):
             return
         self.revealed = True
         rubric = LetteredChecklist(
-            [(letter(n), str(n), plain(self.variant, point, self.lang)) for n, point in enumerate(self.variant.question.rubric)],
+            [(letter(n), str(n), plain(self.variant, point, self.lang)) for n, point in enumerate(EXPLAIN.question_of(self.variant).rubric)],
             id="rubric",
         )
         await self.query_one("#explain-help").remove()
         await self.mount(rubric)
         rubric.focus(scroll_visible=False)
 
-    def input_widget(self) -> Widget | None:
-        found = self.query(LetteredChecklist)
-        return found.first() if found else None
-
-    @on(SelectionList.SelectedChanged)
-    def _ticked(self, event: SelectionList.SelectedChanged[str]) -> None:
-        event.stop()
-        self.post_message(self.Changed())
-
-    @on(LetteredChecklist.SubmitRequested)
-    def _submit(self, event: LetteredChecklist.SubmitRequested) -> None:
-        event.stop()
-        self.post_message(self.Submitted())
-
-    def response(self) -> Any | Invalid:
+    def response(self) -> frozenset[int] | Invalid:
         if not self.revealed:
             return Invalid("ui.reveal_first")
-        return frozenset(int(point) for point in self.query_one(LetteredChecklist).selected)
+        return frozenset(int(point) for point in self.ticked())

@@ -2,24 +2,36 @@
 
 `LetteredOptions` (one choice, true/false): the letter shown beside an option marks it ◉, Space
 marks the highlighted one, Enter marks the highlighted one and submits. `LetteredChecklist`
-(several choices, a spoken answer's checklist): a letter or Space ticks and unticks, Enter
+(several choices, a spoken answer's checklist): a letter or Space ticks and unticks (☑), Enter
 submits. Both wrap long options rather than cutting them off.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
+from rich.table import Table
+from rich.text import Text as RichText
 from textual import events, on
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import OptionList, SelectionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
-from textual.widgets.selection_list import Selection
 
 Choice = tuple[str, str, Content]
 """An option as shown: its letter, its id, and its label."""
+
+
+def hanging(mark: str, label: Content) -> Table:
+    """An option's prompt: its mark and letter, then its label, whose wrapped lines stay indented
+    under its first word rather than running back under the mark."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(mark, RichText(label.plain))
+    return grid
 
 
 def _letter_of(event: events.Key) -> str:
@@ -29,7 +41,7 @@ def _letter_of(event: events.Key) -> str:
 class LetteredOptions(OptionList):
     """Options that wrap, each behind a letter; the one chosen is marked ◉."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose(True)", "ui.key_choose_submit", show=False),
         Binding("space", "choose(False)", "ui.key_choose", show=False),
     ]
@@ -47,9 +59,9 @@ class LetteredOptions(OptionList):
         self.chosen: str | None = None
         super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), id=id)
 
-    def _prompt(self, choice: Choice) -> Content:
+    def _prompt(self, choice: Choice) -> Table:
         letter, option_id, label = choice
-        return Content("◉ " if option_id == self.chosen else "○ ") + Content(f"{letter}) ") + label
+        return hanging(f"{'◉' if option_id == self.chosen else '○'} {letter}) ", label)
 
     def on_key(self, event: events.Key) -> None:
         letters = [letter for letter, _, _ in self.choices]
@@ -76,20 +88,39 @@ class LetteredOptions(OptionList):
         self.post_message(self.Chosen(self.chosen, submit))
 
 
-class LetteredChecklist(SelectionList[str]):
-    """Tick boxes that wrap, each behind a letter; Enter submits what is ticked."""
+class LetteredChecklist(OptionList):
+    """Tick boxes that wrap, each behind a letter; Enter submits what is ticked.
 
-    BINDINGS = [
+    An OptionList with the box drawn in each option's own text, like `LetteredOptions`' ◉:
+    Textual's SelectionList draws its box beside every line, so an option that wraps showed a
+    second box, lit with the state of the option below it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "submit", "ui.key_submit_ticked", show=False),
-        Binding("space", "select", "ui.key_tick", show=False),
+        Binding("space", "tick", "ui.key_tick", show=False),
     ]
+
+    class Toggled(Message):
+        """An option was ticked or unticked."""
 
     class SubmitRequested(Message):
         """The learner pressed Enter in the checklist."""
 
     def __init__(self, choices: Sequence[Choice], *, id: str | None = None) -> None:
+        self.choices = list(choices)
         self.letters = [letter for letter, _, _ in choices]
-        super().__init__(*(Selection(Content(f"{letter}) ") + label, value) for letter, value, label in choices), id=id)
+        self.ticked: set[str] = set()
+        super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), id=id)
+
+    @property
+    def selected(self) -> list[str]:
+        """The ids of the ticked options, in the order shown."""
+        return [option_id for _, option_id, _ in self.choices if option_id in self.ticked]
+
+    def _prompt(self, choice: Choice) -> Table:
+        letter, option_id, label = choice
+        return hanging(f"{'☑' if option_id in self.ticked else '☐'} {letter}) ", label)
 
     def on_key(self, event: events.Key) -> None:
         letter = _letter_of(event)
@@ -97,7 +128,22 @@ class LetteredChecklist(SelectionList[str]):
             event.stop()
             event.prevent_default()
             self.highlighted = self.letters.index(letter)
-            self.toggle(self.get_option_at_index(self.highlighted).value)
+            self._toggle(self.highlighted)
+
+    def action_tick(self) -> None:
+        if self.highlighted is not None:
+            self._toggle(self.highlighted)
+
+    @on(OptionList.OptionSelected)
+    def _clicked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._toggle(event.option_index)
+
+    def _toggle(self, index: int) -> None:
+        choice = self.choices[index]
+        self.ticked ^= {choice[1]}
+        self.replace_option_prompt_at_index(index, self._prompt(choice))
+        self.post_message(self.Toggled())
 
     def action_submit(self) -> None:
         self.post_message(self.SubmitRequested())

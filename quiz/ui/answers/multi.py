@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from textual import on
 from textual.app import ComposeResult
-from textual.widget import Widget
-from textual.widgets import SelectionList
 
-from quiz.answers import Invalid
 from quiz.types.options import letter, shown
-from quiz.ui.answers.base import AnswerWidget, plain
+from quiz.ui.answers.base import plain
+from quiz.ui.answers.checklist import ChecklistAnswer
 from quiz.ui.answers.lettered import LetteredChecklist
 
 
-class MultiAnswer(AnswerWidget):
+class MultiAnswer(ChecklistAnswer):
     """Tick every correct option (its letter or Space), then Enter."""
 
     HELP = "ui.help_answer_multi"
@@ -26,18 +21,5 @@ class MultiAnswer(AnswerWidget):
             id="options",
         )
 
-    def input_widget(self) -> Widget:
-        return self.query_one(LetteredChecklist)
-
-    @on(SelectionList.SelectedChanged)
-    def _ticked(self, event: SelectionList.SelectedChanged[str]) -> None:
-        event.stop()
-        self.post_message(self.Changed())
-
-    @on(LetteredChecklist.SubmitRequested)
-    def _submit(self, event: LetteredChecklist.SubmitRequested) -> None:
-        event.stop()
-        self.post_message(self.Submitted())
-
-    def response(self) -> Any | Invalid:
-        return frozenset(self.query_one(LetteredChecklist).selected)
+    def response(self) -> frozenset[str]:
+        return frozenset(self.ticked())

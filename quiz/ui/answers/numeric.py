@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from textual import events, on
 from textual.app import ComposeResult
@@ -85,6 +83,6 @@ class NumericAnswer(AnswerWidget):
     def typed(self) -> str | None:
         return self.query_one("#answer-input", Input).value
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> float | np.ndarray | Invalid:
         parsed = parse_answer(self.query_one(AnswerInput).value, self._shape)
         return parsed if isinstance(parsed, Invalid) else parsed.value

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, ListItem, ListView
 
-from quiz.answers import Invalid
+from quiz.types.order import TYPE as ORDER
 from quiz.ui.answers.base import AnswerWidget, plain
 from quiz.variants.shuffle import display_order
 
@@ -22,7 +22,7 @@ MOVE = Binding.Group("ui.key_move", compact=True)
 class OrderList(ListView):
     """The steps, one per line; Enter submits the order as it stands."""
 
-    BINDINGS = [Binding("enter", "submit", "ui.key_submit_order", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "submit", "ui.key_submit_order", show=False)]
 
     class SubmitRequested(Message):
         """The learner pressed Enter in the list."""
@@ -35,17 +35,17 @@ class OrderAnswer(AnswerWidget):
     """Steps put in order: ctrl+↑/↓ (or shift+↑/↓) move the highlighted step."""
 
     HELP = "ui.help_answer_order"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+up,shift+up", "move(-1)", "ui.key_move_up", group=MOVE),
         Binding("ctrl+down,shift+down", "move(1)", "ui.key_move_down", group=MOVE),
     ]
 
     def compose(self) -> ComposeResult:
-        self._order = display_order(self.variant, len(self.variant.question.items))
+        self._order = display_order(self.variant, len(ORDER.question_of(self.variant).items))
         yield OrderList(*self._items(), id="order")
 
     def _items(self) -> list[ListItem]:
-        items = [item.text for item in self.variant.question.items]
+        items = [item.text for item in ORDER.question_of(self.variant).items]
         return [ListItem(Label(Content(f"{n}. ") + plain(self.variant, items[i], self.lang))) for n, i in enumerate(self._order, 1)]
 
     def input_widget(self) -> Widget:
@@ -67,5 +67,5 @@ class OrderAnswer(AnswerWidget):
         event.stop()
         self.post_message(self.Submitted())
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> tuple[int, ...]:
         return tuple(self._order)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.content import Content
 
@@ -24,6 +22,6 @@ class TrueFalseAnswer(PickOneAnswer):
             id="truefalse",
         )
 
-    def response(self) -> Any | Invalid:
+    def response(self) -> bool | Invalid:
         picked = self.picked()
         return picked if isinstance(picked, Invalid) else picked == "true"

@@ -3,12 +3,16 @@ that follows the terminal's width."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events, on
 from textual.screen import Screen
 
 from quiz.ui.messages import GoHome
-from quiz.ui.screens.help import Section
 from quiz.ui.translate import TranslatedBindings
+
+if TYPE_CHECKING:  # the help screen is imported when first opened
+    from quiz.ui.screens.help import Section
 
 WIDTH_CLASSES = ("-tiny", "-narrow", "-medium", "-wide")
 """The app's horizontal breakpoint classes, narrowest first (see `QuizApp.HORIZONTAL_BREAKPOINTS`)."""

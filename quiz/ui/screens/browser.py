@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import DataTable, Header, Select
@@ -22,7 +24,7 @@ from quiz.ui.widgets.footer import KeyFooter
 class BrowserScreen(QuizScreen):
     """Browse and open any question of the bank."""
 
-    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, bank: Bank, lang: str) -> None:
         super().__init__(lang)

@@ -9,9 +9,10 @@ are listed from its bindings, the ones the quiz declared, not Textual's generic 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Markdown
@@ -43,7 +44,7 @@ def key_table(screen: Screen[object], lang: str) -> str:
 class HelpScreen(TranslatedBindings, ModalScreen[None]):
     """How to use the screen below it; F1 or Esc closes it, and nothing else happens."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "ui.key_close_help"),
         Binding("f1", "close", "ui.key_close_help"),
     ]

@@ -1,5 +1,5 @@
-"""The home screen: practise (everything, a selection, or what is due for review), browse the
-bank, statistics, settings, quit. The review entry shows how many questions are due.
+"""The home screen: practise (everything, a selection, or what is due for review), sit a mock
+interview, browse the bank, statistics, settings, quit. The review entry shows how many questions are due.
 
 Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
 picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
@@ -9,10 +9,11 @@ picker and then says what the learner chose with a message (`StartPractice`, `Op
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
@@ -20,13 +21,25 @@ from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.i18n import tr
-from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
+from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartMock, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
+
+if TYPE_CHECKING:
+    from quiz.mock.options import MockOptions
+
+PICKED: dict[str, Callable[[str], Selection]] = {
+    "topic": lambda value: Selection(topic=value),
+    "claim": lambda value: Selection(claim=value),
+    "difficulty": lambda value: Selection(difficulty=int(value)),
+    "key": lambda value: Selection(key=value),
+}
+"""The selection each picker's answer names, by the picker's field."""
 
 MENU = (
     "practice_all",
     "review_due",
+    "mock",
     "practice_topic",
     "practice_claim",
     "practice_difficulty",
@@ -46,7 +59,7 @@ def review_entry(due: int | None, lang: str) -> str:
 class HomeScreen(QuizScreen):
     """Where every session starts."""
 
-    BINDINGS = [Binding("f8", "open_settings", "ui.key_settings")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("f8", "open_settings", "ui.key_settings")]
 
     due: reactive[int | None] = reactive(None, init=False)
     """Questions due for review now (None until history is open, or without history)."""
@@ -81,6 +94,7 @@ class HomeScreen(QuizScreen):
         return {
             "practice_all": lambda: self.post_message(StartPractice(Selection())),
             "review_due": lambda: self.post_message(ReviewDue()),
+            "mock": self.set_up_mock,
             "practice_topic": self.pick_topic,
             "practice_claim": self.pick_claim,
             "practice_difficulty": self.pick_difficulty,
@@ -121,11 +135,20 @@ class HomeScreen(QuizScreen):
 
         self.app.push_screen(KeyScreen(self.lang, self.bank), self._practise("key"))
 
+    def set_up_mock(self) -> None:
+        from quiz.ui.screens.mocksetup import MockSetupScreen
+
+        def start(options: MockOptions | None) -> None:
+            if options is not None:
+                self.post_message(StartMock(options))
+
+        self.app.push_screen(MockSetupScreen(self.lang, self.bank), start)
+
     def _practise(self, field: str) -> Callable[[str | None], None]:
         """What to do with a picker's answer: practise the selection it names (None: nothing)."""
 
         def practise(value: str | None) -> None:
             if value is not None:
-                self.post_message(StartPractice(Selection(**{field: int(value) if field == "difficulty" else value})))
+                self.post_message(StartPractice(PICKED[field](value)))
 
         return practise

@@ -7,13 +7,14 @@ claims no question cites are left out (there are dozens).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -21,7 +22,6 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, SelectionError
-from quiz.format.model import QuestionBase
 from quiz.i18n import tr
 from quiz.ui.translate import TranslatedBindings, with_group_title
 
@@ -35,29 +35,27 @@ class Choice:
     count: int
 
 
-def count_questions(bank: Bank, matches: Callable[[QuestionBase], bool]) -> int:
-    return sum(1 for question in bank.questions.values() if matches(question))
-
-
 def topic_choices(bank: Bank, lang: str) -> list[Choice]:
     """Every topic, with its question count (0 for one with none)."""
-    return [Choice(t.id, t.label(lang), count_questions(bank, lambda q, t=t.id: q.topic == t)) for t in bank.claims.topics.values()]
+    counts = Counter(q.topic for q in bank.questions.values())
+    return [Choice(t.id, t.label(lang), counts[t.id]) for t in bank.claims.topics.values()]
 
 
 def claim_choices(bank: Bank, lang: str) -> list[Choice]:
     """The claims at least one question cites, with how many do."""
-    choices = [Choice(c.id, f"{c.id}  {c.label(lang)}", count_questions(bank, lambda q, c=c.id: c in q.refs)) for c in bank.claims.claims.values()]
-    return [choice for choice in choices if choice.count]
+    counts = Counter(claim for q in bank.questions.values() for claim in set(q.refs))
+    return [Choice(c.id, f"{c.id}  {c.label(lang)}", counts[c.id]) for c in bank.claims.claims.values() if counts[c.id]]
 
 
 def difficulty_choices(bank: Bank, lang: str) -> list[Choice]:
-    return [Choice(str(d), tr(f"ui.difficulty_{d}", lang), count_questions(bank, lambda q, d=d: q.difficulty == d)) for d in (1, 2, 3)]
+    counts = Counter(q.difficulty for q in bank.questions.values())
+    return [Choice(str(d), tr(f"ui.difficulty_{d}", lang), counts[d]) for d in (1, 2, 3)]
 
 
 class PickScreen(TranslatedBindings, ModalScreen[str | None]):
     """Pick one item from a list; dismisses with its value, or None on Escape."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, title: str, choices: list[Choice], lang: str) -> None:
         super().__init__()
@@ -90,7 +88,7 @@ class PickScreen(TranslatedBindings, ModalScreen[str | None]):
 class KeyScreen(TranslatedBindings, ModalScreen[str | None]):
     """Type a question id or a variant key (`id#seed`); unknown ids get a suggestion."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "ui.key_back")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss(None)", "ui.key_back")]
 
     def __init__(self, lang: str, bank: Bank) -> None:
         super().__init__()

@@ -5,57 +5,50 @@ records each attempt; this screen only shows what happened, and today's count fr
 When the round is over (after the last question, or on Esc once something was answered) it says
 so, and the app shows the round's summary. What the footer offers follows the
 screen's reactive state (`answered`, `hints_shown`, ...), declared with `bindings=True`.
-
-The question scrolls in its own region and the answer stays docked below it, so the answer
-field or option list is always on screen; below 60×16 a note asks for a larger terminal instead.
+The question and its answer are laid out by `AnsweringScreen`, which the mock interview shares.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.binding import Binding, BindingType
+from textual.command import Provider
+from textual.containers import Vertical
 from textual.reactive import reactive
-from textual.widgets import Header, Static
+from textual.widgets import Static
 
-from quiz.answers import Invalid
 from quiz.bank import SelectionError
 from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
-from quiz.types.registry import type_of
+from quiz.types.explain import TYPE as EXPLAIN
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.explain import ExplainAnswer
-from quiz.ui.answers.registry import answer_widget
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
-from quiz.ui.screens.base import QuizScreen
-from quiz.ui.screens.help import Section
+from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.feedback import FeedbackView
-from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
+
+if TYPE_CHECKING:  # the help screen is imported when first opened
+    from quiz.ui.screens.help import Section
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""
 
 
-def time_budget(seconds: int) -> str:
-    """A question's suggested time as minutes and seconds: `1:30`."""
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-class QuestionScreen(QuizScreen):
+class QuestionScreen(AnsweringScreen):
     """Practise the questions of one session, one variant at a time."""
 
-    COMMANDS = {QuestionCommands}
-    # F-keys and ctrl combinations only: letters belong to the answer.
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {QuestionCommands}
+    # F-keys and ctrl combinations only (Ctrl+S and PageUp/PageDown come with AnsweringScreen).
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "hint", "ui.key_hint", priority=True),
         Binding("f3", "give_up", "ui.key_give_up", priority=True),
         Binding("f4", "reveal_model", "ui.key_reveal", priority=True),
@@ -64,15 +57,9 @@ class QuestionScreen(QuizScreen):
         Binding("f7", "more_worked", "ui.key_more_worked", priority=True),
         # F8, not F9: the code answer's own F9 (external editor) must stay reachable.
         Binding("f8", "easy", "ui.key_easy", priority=True),
-        # PageUp/PageDown scroll the question even while an option list has the focus.
-        Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
-        Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
         Binding("escape", "go_home", "ui.key_home"),
     ]
 
-    # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
-    variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
-    answered: reactive[bool] = reactive(False, bindings=True, init=False)
     hints_shown: reactive[int] = reactive(0, bindings=True, init=False)
     model_shown: reactive[bool] = reactive(False, bindings=True, init=False)
     more_worked: reactive[bool] = reactive(False, bindings=True, init=False)
@@ -87,164 +74,94 @@ class QuestionScreen(QuizScreen):
         """Where today's count comes from, and which attempt was saved (None: the session's own)."""
         self.give_up_armed = False
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        yield Static(id="status", markup=False)
-        yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
-        with VerticalScroll(id="question-body"):
-            yield MathMarkdown(id="prompt")
-            yield Static(id="rule", markup=False)
-            yield Vertical(id="hints")
-            yield Vertical(id="model-area")
-            yield Vertical(id="feedback-area")
-        with Vertical(id="answer-dock"):
-            yield Static(id="message", markup=False)
-            yield Vertical(id="answer-area")
-        yield KeyFooter()
+    def compose_after_rule(self) -> ComposeResult:
+        yield Vertical(id="hints")
+        yield Vertical(id="model-area")
 
     async def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)
-        await self.show_variant(self.session.variant or self.session.next_question())
+        # Through _move: a round with nothing left to draw says so instead of failing.
+        await self._move(lambda: self.session.variant or self.session.next_question())
 
     # -- state ------------------------------------------------------------------------------
-
-    @property
-    def too_small(self) -> bool:
-        return self.has_class("-tiny") or self.has_class("-short")
-
-    def footer_omits(self, narrow: bool) -> frozenset[str]:
-        answers = self.query(AnswerWidget)
-        return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer only what makes sense now: hints and answers before grading, moving on after."""
         variant = self.variant
         if action in ANSWERING and (variant is None or self.too_small):
             return False
-        assert variant is not None or action not in ANSWERING
         if action in ("submit", "give_up"):
             return not self.answered
         if action == "hint":
-            return not self.answered and self.hints_shown < len(variant.question.hints)  # type: ignore[union-attr]
+            return variant is not None and not self.answered and self.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
             return not self.answered and not self.model_shown and bool(self.query(ExplainAnswer))
         if action == "fresh_variant":
-            return variant.question.is_parametric  # type: ignore[union-attr,no-any-return]
+            return variant is not None and variant.question.is_parametric
         if action == "more_worked":
             return self.more_worked
         if action == "easy":
             return self.answered and self.easy_offered
         return True
 
-    def size_class_changed(self) -> None:
-        # Back from too small: the answer takes the keys again (it lost the focus while hidden).
-        if not self.too_small and self.focused is None:
-            self._focus_answer()
-
     # -- showing a variant ------------------------------------------------------------------
 
     async def show_variant(self, variant: Variant) -> None:
         """Lay out `variant`: prompt, rule, an empty answer, no hints or feedback."""
-        question = variant.question
         self.sub_title = variant.key
-        await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
-        rule = self.query_one("#rule", Static)
-        rule_text = type_of(question).rule(variant, self.lang)
-        rule.update(rule_text or "")
-        rule.display = rule_text is not None
-        for area in ("#hints", "#model-area", "#feedback-area", "#answer-area"):
-            await self.query_one(area).remove_children()
-        self._say("")
-        self.query_one("#answer-dock").remove_class("-given-up")
-        await self.query_one("#answer-area").mount(answer_widget(variant, self.lang))
-        self._focus_answer()
-        self.query_one("#question-body").scroll_home(animate=False)
+        await self.show_question(variant, ("#hints", "#model-area"))
         self.answered, self.hints_shown, self.model_shown, self.more_worked, self.easy_offered = False, 0, False, False, False
         self.variant = variant
         self.update_status()
 
-    def _focus_answer(self) -> None:
-        answers = self.query(AnswerWidget)
-        control = answers.first().input_widget() if answers else None
-        if control is not None and not control.disabled:
-            control.focus(scroll_visible=False)
-
     def update_status(self) -> None:
-        """The status line: today's attempts and mean score, then the question's facts."""
+        """The status line: today's attempts and mean score, then the question's level, hints (only
+        if it has any), time and topic, wrapped only between its parts."""
         session, variant = self.session, self.variant
         if variant is None:
             return
         question = variant.question
         answered, mean = self.history.today() if self.history is not None else (session.answered, session.mean_score)
-        self.query_one("#status", Static).update(
-            tr(
-                "ui.status",
-                self.lang,
-                answered=answered,
-                mean=f"{mean:.2f}",
-                topic=self._topic_name(question.topic),
-                difficulty=question.difficulty,
-                used=self.hints_shown,
-                hints=len(question.hints),
-                time=time_budget(question.time),
-            )
-        )
+        parts = [
+            tr("ui.status_today", self.lang, answered=answered),
+            tr("ui.status_mean", self.lang, mean=f"{mean:.2f}"),
+            tr("ui.status_level", self.lang, difficulty=question.difficulty),
+        ]
+        if question.hints:
+            parts.append(tr("ui.status_hints", self.lang, used=self.hints_shown, hints=len(question.hints)))
+        parts.append(tr("ui.status_time", self.lang, time=time_budget(question.time)))
+        parts.append(self._topic_name(question.topic))  # the longest part last: it takes a line of its own on a narrow terminal
+        self.query_one("#status", StatusLine).show(parts)
 
     def _topic_name(self, topic: str) -> str:
         known = self.session.bank.claims.topics.get(topic)
         return known.label(self.lang) if known else topic
 
-    def _say(self, text: str, error: bool = False) -> None:
-        """The line above the answer: a problem with it, or what a key is about to do."""
+    def say(self, text: str, error: bool = False) -> None:
         self.give_up_armed = False  # any other message cancels a give-up waiting to be confirmed
-        message = self.query_one("#message", Static)
-        message.update(text)
-        message.display = bool(text)
-        message.set_class(error, "invalid")
+        super().say(text, error)
 
     def help_sections(self) -> list[Section]:
         variant = self.variant
         if variant is None:
             return []
         question = variant.question
-        lines = [tr(self.query_one(AnswerWidget).HELP, self.lang)]
-        rule = type_of(question).rule(variant, self.lang)
-        if rule:
-            lines.append(rule)
+        lines = self.answer_help(variant)
         lines.append(tr("ui.help_hints", self.lang, count=len(question.hints), penalty=f"{question.hint_penalty:.0%}"))
         lines.append(tr("ui.help_time", self.lang, time=time_budget(question.time)))
         return [(tr("ui.help_this_question", self.lang), "\n\n".join(lines))]
 
     # -- answering --------------------------------------------------------------------------
 
-    @on(AnswerWidget.Changed)
-    def _answer_changed(self, event: AnswerWidget.Changed) -> None:
-        event.stop()
-        self._say("")  # an error about the answer as it was no longer applies
-
-    @on(AnswerWidget.Submitted)
-    async def _submitted_from_answer(self, event: AnswerWidget.Submitted) -> None:
-        event.stop()
-        await self.run_action("submit")
-
-    async def action_submit(self) -> None:
-        if self.answered:
-            return
-        widget = self.query_one(AnswerWidget)
-        if widget.prepare():  # it grades off the event loop and posts Submitted when ready
-            return
-        response = widget.response()
-        if isinstance(response, Invalid):
-            self._say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
-            return
-        await self._show_result(self.session.submit(response, widget.typed()), response)
+    async def grade(self, response: object, typed: str | None) -> None:
+        await self._show_result(self.session.submit(response, typed), response)
 
     async def action_give_up(self, confirmed: bool = False) -> None:
         """Show the answer and score 0, once the learner has pressed F3 twice (or chose it in the palette)."""
         if self.answered:
             return
         if not (confirmed or self.give_up_armed):
-            self._say(tr("ui.give_up_confirm", self.lang))
+            self.say(tr("ui.give_up_confirm", self.lang))
             self.give_up_armed = True
             return
         await self._show_result(self.session.reveal(), None)
@@ -271,7 +188,7 @@ class QuestionScreen(QuizScreen):
         title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)
         model = MathMarkdown(id="model-answer")
         await self.query_one("#model-area").mount_all([title, model])
-        await model.update(variant.text(variant.question.model_answer, self.lang))
+        await model.update(variant.text(EXPLAIN.question_of(variant).model_answer, self.lang))
         await widget.reveal()
         self.model_shown = True
         # The model answer is read from its first line; the checklist below has the focus.
@@ -300,13 +217,6 @@ class QuestionScreen(QuizScreen):
             await feedback.first().show_more()
         self.more_worked = False
 
-    def action_scroll_question(self, pages: int) -> None:
-        body = self.query_one("#question-body", VerticalScroll)
-        if pages < 0:
-            body.scroll_page_up(animate=False)
-        else:
-            body.scroll_page_down(animate=False)
-
     async def _move(self, step: Callable[[], Variant | None]) -> None:
         try:
             variant = step()
@@ -321,7 +231,7 @@ class QuestionScreen(QuizScreen):
     async def _show_result(self, result: Result, response: object) -> None:
         variant = self.variant
         assert variant is not None
-        self._say("")
+        self.say("")
         self.query_one(AnswerWidget).seal()
         # Given up, the empty answer says nothing: the feedback gets its room.
         self.query_one("#answer-dock").set_class(response is None, "-given-up")

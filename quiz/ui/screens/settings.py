@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Header, Label, RadioButton, RadioSet, Select
 
@@ -20,7 +22,7 @@ LANGUAGE_NAMES = {"en": "English", "ja": "日本語"}
 class SettingsScreen(QuizScreen):
     """Change settings; each change applies and is saved at once."""
 
-    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, settings: Settings, themes: list[str]) -> None:
         super().__init__(settings.language)

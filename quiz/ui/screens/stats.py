@@ -9,12 +9,13 @@ figures are computed in a worker thread (its own connection to the file), then l
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text as RichText
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -52,7 +53,7 @@ def share(value: float | None) -> str:
 class StatisticsScreen(QuizScreen):
     """Everything the history says about how practice is going."""
 
-    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, bank: Bank, lang: str, history: Recorder) -> None:
         super().__init__(lang)

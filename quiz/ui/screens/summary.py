@@ -3,9 +3,11 @@ do next (retry what was missed, review what is due, or go home)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -29,7 +31,7 @@ def mistake_label(label: Text | None, lang: str) -> str:
 class SummaryScreen(QuizScreen):
     """How a round went, and the next steps."""
 
-    BINDINGS = [Binding("escape", "go_home", "ui.key_home")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, summary: RoundSummary, bank: Bank, lang: str, due: int | None = None) -> None:
         super().__init__(lang)

@@ -13,8 +13,7 @@ from textual.widgets import Label, Static
 
 from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
-from quiz.render.mathtext import markdown_to_plain
-from quiz.render.present import answer_line, feedback_parts
+from quiz.render.present import answer_line, feedback_parts, worked_words
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.tensor import TensorView
@@ -22,22 +21,11 @@ from quiz.variants.variant import Variant
 from quiz.variants.worked import WorkedTensor, worked_values
 
 
-def worked_label(tensor: WorkedTensor, variant: Variant, lang: str) -> RichText:
-    """The tensor's label in words (the author's, else the catalogue's for an attention step),
-    then its name as the question computes it."""
-    words = markdown_to_plain(variant.text(tensor.label, lang)).strip() if tensor.label else ""
-    if not words and tensor.step:
-        words = tr(f"ui.worked_step_{tensor.step}", lang)
-    text = RichText(words or tensor.name, style="bold")
-    if words:
-        text.append(f"  {tensor.name}", style="dim")
-    return text
-
-
 def worked_parts(tensors: list[WorkedTensor], variant: Variant, lang: str) -> list[Widget]:
+    """Each tensor under its label in words: weights as a heatmap, other values as numbers."""
     parts: list[Widget] = []
     for tensor in tensors:
-        parts.append(Static(worked_label(tensor, variant, lang), classes="tensor-name"))
+        parts.append(Static(RichText(worked_words(variant, tensor, lang), style="bold"), classes="tensor-name"))
         if tensor.is_weights and tensor.value.ndim:
             parts.append(Heatmap(tensor.value, lang, tensor.allowed, classes="heatmap"))
         else:

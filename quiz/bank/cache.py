@@ -1,0 +1,277 @@
+"""A cache of loaded packs: a warm start skips YAML, the model's conversion and the claims file.
+
+Each file's outcome (its questions and problems, see `outcome.py`) is kept by the file's path
+and a SHA-256 of its content, so any change to a pack reloads that pack. One JSON Lines file
+per set of sources, in the cache directory, starts with the quiz's version: the package version
+and a hash of its source files, so a cache written by other code is never trusted. The file is
+data only (JSON read against the model's types, see `codec.py`), written atomically and readable
+by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
+readable by others, or that does not fit the model, is ignored and written afresh.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import logging
+import os
+import stat
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from quiz import __version__, locations
+from quiz.atomic import write_text_atomically
+from quiz.bank.bank import SkippedQuestion
+from quiz.bank.codec import CacheMismatch, decode, encode
+from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
+from quiz.format.claims import Claims
+from quiz.format.diagnostics import Diagnostic, Severity
+from quiz.types.registry import Question
+
+log = logging.getLogger(__name__)
+
+FORMAT: Final = 1
+"""The layout of the cache file; a change to it is a change to the quiz's sources too."""
+MAX_CACHE_BYTES: Final = 64 * 1024 * 1024
+"""A larger cache file is ignored unread (the bundled bank's is about 1 MB)."""
+PACK, CLAIMS = "pack", "claims"
+
+
+class Unusable(Exception):
+    """Why the cache file is ignored."""
+
+
+@lru_cache(maxsize=1)
+def quiz_version() -> str:
+    """The version a cache is written by: the package's, its YAML reader's and a hash of its sources."""
+    python = ".".join(map(str, sys.version_info[:2]))
+    return f"{__version__} yaml-{yaml.__version__} py-{python} {source_hash(Path(__file__).resolve().parent.parent)}"
+
+
+def source_hash(package: Path) -> str:
+    """A hash of every Python file under `package`, with its path: any change to the code changes it."""
+    files = []
+    for folder, subfolders, names in os.walk(package):  # os.walk: a few times quicker than rglob
+        subfolders[:] = sorted(s for s in subfolders if s != "__pycache__")
+        files += [Path(folder, name) for name in sorted(names) if name.endswith(".py")]
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
+
+
+class BankCache:
+    """The cache of one set of sources: looked up while the bank loads, then saved once."""
+
+    def __init__(self, folder: Path | None = None, *, owner: int | None = None) -> None:
+        self.folder = folder if folder is not None else locations.cache_dir()
+        self.owner = owner if owner is not None else getattr(os, "geteuid", lambda: None)()
+        """The user a cache file must belong to (this process's), where the system has owners."""
+        self.status = "not opened"
+        """What became of the cache file: missing, used, or ignored and why (for tests and logs)."""
+        self._path: Path | None = None
+        self._header: dict[str, Any] = {}
+        self._stored: dict[tuple[str, str, str], tuple[str, Any]] = {}  # key: (line, its JSON data)
+        # What this run used (its line as read) or loaded (encoded when saved, after the first screen).
+        self._kept: dict[tuple[str, str, str], str | Callable[[], list[Any]]] = {}
+        self._changed = False
+
+    def open(self, sources: Sequence[Path]) -> None:
+        """Read the cache of `sources`, if there is a usable one."""
+        names = [str(s) for s in sources]
+        self._header = {"format": FORMAT, "quiz": quiz_version(), "sources": names}
+        key = hashlib.sha256(json.dumps(names).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        self._path = self.folder / f"bank-{key}.jsonl"
+        self._stored, self._kept, self._changed = {}, {}, True
+        try:
+            with _collector_paused():
+                self._stored = self._read(self._path, self.owner)
+        except FileNotFoundError:
+            self.status = "missing"
+            return
+        except Unusable as exc:
+            self.status = f"ignored: {exc}"
+            log.info("bank cache %s %s", self._path, self.status)
+            return
+        self.status = "used"
+        self._changed = False
+
+    def pack(self, path: Path, digest: str) -> list[Event] | None:
+        """The events of the pack at `path` whose content hashes to `digest`, if kept."""
+        found = self._take((PACK, str(path), digest))
+        if found is None:
+            return None
+        try:
+            with _collector_paused():
+                return _decode_events(found[3], path)
+        except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
+            self._unfit((PACK, str(path), digest))
+            return None
+
+    def claims(self, path: Path, digest: str) -> tuple[Claims, list[Event]] | None:
+        """The claims file at `path` with content `digest`, and its problems, if kept."""
+        found = self._take((CLAIMS, str(path), digest))
+        if found is None:
+            return None
+        try:
+            with _collector_paused():
+                return decode(found[3], Claims, path), _decode_events(found[4], path)
+        except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
+            self._unfit((CLAIMS, str(path), digest))
+            return None
+
+    def keep_pack(self, path: Path, digest: str, events: list[Event]) -> None:
+        """Keep what loading a pack gave, for `save` to write."""
+        self._keep((PACK, str(path), digest), lambda: [PACK, str(path), digest, _encode_events(events, path)])
+
+    def keep_claims(self, path: Path, digest: str, claims: Claims, events: list[Event]) -> None:
+        """Keep what loading the claims file gave, for `save` to write."""
+        self._keep(
+            (CLAIMS, str(path), digest), lambda: [CLAIMS, str(path), digest, encode(claims, Claims, path), _encode_events(events, path)]
+        )
+
+    def save(self) -> None:
+        """Write what this run used and loaded, when it differs from the file; never raises."""
+        if self._path is None or not (self._changed or len(self._kept) < len(self._stored)):
+            return
+        lines = [_line(self._header)]
+        for key, kept in self._kept.items():
+            try:
+                lines.append(kept if isinstance(kept, str) else _line(kept()))
+            except (CacheMismatch, TypeError, ValueError) as exc:  # a value the cache cannot store: read afresh next time
+                log.info("bank cache %s: %s not kept: %s", self._path, key[1], exc)
+        text = "".join(line + "\n" for line in lines)
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            write_text_atomically(self._path, text)  # a temporary file only its owner can read
+        except (OSError, ValueError) as exc:
+            log.info("bank cache %s not written: %s", self._path, exc)
+            return
+        self._changed = False
+
+    def _take(self, key: tuple[str, str, str]) -> Any:
+        stored = self._stored.get(key)
+        if stored is None:
+            return None
+        self._kept[key] = stored[0]
+        return stored[1]
+
+    def _unfit(self, key: tuple[str, str, str]) -> None:
+        log.info("bank cache %s: the entry of %s does not fit the model; reloading it", self._path, key[1])
+        self._kept.pop(key, None)
+        self._changed = True
+
+    def _keep(self, key: tuple[str, str, str], entry: Callable[[], list[Any]]) -> None:
+        self._kept[key] = entry
+        self._changed = True
+
+    def _read(self, path: Path, owner: int | None) -> dict[tuple[str, str, str], tuple[str, Any]]:
+        """The entries of the cache file by key; Unusable if the file is not one to trust."""
+        try:
+            lines = _read_own_file(path, owner).decode("utf-8").splitlines()
+            header = json.loads(lines[0]) if lines else None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise Unusable(f"not a cache file: {exc}") from None
+        if header != self._header:
+            raise Unusable("written by another version of the quiz or for other sources")
+        entries = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                entry = json.loads(line)
+            except (ValueError, RecursionError) as exc:
+                raise Unusable(f"line {number} is damaged: {exc}") from None
+            if not (type(entry) is list and len(entry) == (4 if entry[:1] == [PACK] else 5) and entry[0] in (PACK, CLAIMS)):
+                raise Unusable(f"line {number} is not an entry")
+            if not all(type(part) is str for part in entry[1:3]):
+                raise Unusable(f"line {number} is not an entry")
+            entries[(entry[0], entry[1], entry[2])] = (line, entry)
+        return entries
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Build many objects without the cyclic collector: none of them is garbage yet, and each of its
+    runs would walk the whole heap (the interface's too) for nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _read_own_file(path: Path, owner: int | None) -> bytes:
+    """The bytes of `path` if it is a regular file of `owner`'s that no one else can read or write."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:  # a symlink (ELOOP), no permission, ...
+        raise Unusable(f"cannot open it: {exc.strerror or exc}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise Unusable("not a regular file")
+        if owner is not None and status.st_uid != owner:
+            raise Unusable("owned by another user")
+        if status.st_mode & 0o077:
+            raise Unusable(f"others may read or write it (mode {stat.filemode(status.st_mode)})")
+        if status.st_size > MAX_CACHE_BYTES:
+            raise Unusable(f"{status.st_size:,} bytes; the limit is {MAX_CACHE_BYTES:,}")
+        data = file.read(MAX_CACHE_BYTES + 1)
+    if len(data) > MAX_CACHE_BYTES:
+        raise Unusable(f"over {MAX_CACHE_BYTES:,} bytes")
+    return data
+
+
+def _line(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _encode_events(events: list[Event], home: Path) -> list[Any]:
+    """A file's events as JSON data; its own locations are written without the path."""
+    encoded: list[Any] = []
+    for event in events:
+        if isinstance(event, Problem):
+            encoded.append(["problem", encode(event.diagnostic, Diagnostic, home)])
+        elif isinstance(event, Unlisted):
+            encoded.append(["unlisted", str(event.path), event.severity.value, event.count])
+        elif isinstance(event, Found):
+            encoded.append(["found", encode(event.question, Question, home)])
+        elif isinstance(event, Rejected):
+            encoded.append(["rejected", encode(event.question, Question, home), encode(event.skipped, SkippedQuestion, home)])
+        else:
+            encoded.append(["skipped", encode(event.skipped, SkippedQuestion, home)])
+    return encoded
+
+
+def _decode_events(data: Any, home: Path) -> list[Event]:
+    if type(data) is not list:
+        raise CacheMismatch("expected a list of events")
+    events: list[Event] = []
+    for item in data:
+        if type(item) is not list or not item:
+            raise CacheMismatch("expected an event")
+        kind, *parts = item
+        if kind == "problem" and len(parts) == 1:
+            events.append(Problem(decode(parts[0], Diagnostic, home)))
+        elif kind == "unlisted" and len(parts) == 3 and type(parts[2]) is int and parts[2] > 0:
+            events.append(Unlisted(decode(parts[0], Path), decode(parts[1], Severity), parts[2]))
+        elif kind == "found" and len(parts) == 1:
+            events.append(Found(decode(parts[0], Question, home)))
+        elif kind == "rejected" and len(parts) == 2:
+            events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
+        elif kind == "skipped" and len(parts) == 1:
+            events.append(Skipped(decode(parts[0], SkippedQuestion, home)))
+        else:
+            raise CacheMismatch(f"not an event: {str(kind)[:40]}")
+    return events

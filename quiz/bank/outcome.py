@@ -1,0 +1,126 @@
+"""What loading one file gives: its problems and its questions, as events in the order met.
+
+A file's outcome depends on its content and path alone, so the bank cache can keep it by them;
+`apply` replays it into the bank, where the file meets the others (an id defined twice) and the
+report's limit per file. A cold load replays the events it has just recorded, a warm one those
+the cache kept: one path, so both give the same bank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from quiz.bank.bank import Bank, SkippedQuestion
+from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
+from quiz.format.model import QuestionBase
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A diagnostic listed in the report."""
+
+    diagnostic: Diagnostic
+
+
+@dataclass(frozen=True)
+class Unlisted:
+    """Problems past the file's listed share: only counted (see `Report`)."""
+
+    path: Path
+    severity: Severity
+    count: int
+
+
+@dataclass(frozen=True)
+class Found:
+    """A question that loaded: it joins the bank unless another file took its id first."""
+
+    question: QuestionBase
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A question that broke a rule of the format: kept for `quiz validate`, out of practice."""
+
+    question: QuestionBase
+    skipped: SkippedQuestion
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A question or a whole file that could not be loaded."""
+
+    skipped: SkippedQuestion
+
+
+Event = Problem | Unlisted | Found | Rejected | Skipped
+
+
+class FileOutcome(Report):
+    """The report of loading one file, also keeping what happened as events, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[Event] = []
+        self.cacheable = True
+        """False when the outcome depends on more than the file (memory ran out reading it)."""
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        path = diagnostic.location.path
+        if self.is_full(path):
+            self.count_unlisted(path, diagnostic.severity, 1)
+        else:
+            self.events.append(Problem(diagnostic))
+            super().add(diagnostic)
+
+    def count_unlisted(self, path: Path, severity: Severity, count: int) -> None:
+        last = self.events[-1] if self.events else None
+        if isinstance(last, Unlisted) and last.path == path and last.severity is severity:
+            self.events[-1] = Unlisted(path, severity, last.count + count)
+        else:
+            self.events.append(Unlisted(path, severity, count))
+        super().count_unlisted(path, severity, count)
+
+    def found(self, question: QuestionBase) -> None:
+        self.events.append(Found(question))
+
+    def rejected(self, question: QuestionBase, skipped: SkippedQuestion) -> None:
+        self.events.append(Rejected(question, skipped))
+
+    def skipped(self, skipped: SkippedQuestion) -> None:
+        self.events.append(Skipped(skipped))
+
+
+def apply(events: Iterable[Event], bank: Bank) -> None:
+    """Add one file's outcome to the bank, in the order it happened."""
+    for event in events:
+        if isinstance(event, Problem | Unlisted):
+            report_problems([event], bank.report)
+        elif isinstance(event, Found):
+            _add(bank, event.question)
+        elif isinstance(event, Rejected):
+            bank.rejected.append(event.question)
+            bank.skipped.append(event.skipped)
+        else:
+            bank.skipped.append(event.skipped)
+
+
+def report_problems(events: Iterable[Event], report: Report) -> None:
+    """Add the problems among `events` to `report` (a claims file's outcome holds nothing else)."""
+    for event in events:
+        if isinstance(event, Problem):
+            report.add(event.diagnostic)
+        elif isinstance(event, Unlisted):
+            report.count_unlisted(event.path, event.severity, event.count)
+
+
+def _add(bank: Bank, question: QuestionBase) -> None:
+    first = bank.questions.get(question.id)
+    if first is not None:
+        where = question.source or Location(Path("?"))
+        bank.report.error(where, f"question id '{question.id}' is defined twice: first at {first.source}, again here")
+        bank.skipped.append(SkippedQuestion(where, question.id))
+        return
+    bank.questions[question.id] = question

@@ -1,0 +1,196 @@
+"""A mock interview's report written out: Markdown (maths as Unicode, as the app shows it) in
+English or Japanese, and JSON for tools.
+
+The JSON object's keys are stable (docs/mock.md lists them): `format` (1), `mock`, `key`, `lang`,
+`status`, `final`, `started`, `finished`, `overall`, `counts`, `topics`, `claims`, `questions`,
+`trend`, `change`, `practise_next`, `missed`, `practice_command`. Scores are 0–1, times seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from quiz.bank import Bank
+from quiz.format.model import Text
+from quiz.i18n import tr
+from quiz.mock.clock import clock_text
+from quiz.mock.report import AWAITING, MockReport, QuestionLine
+from quiz.mock.session import SPOKEN
+from quiz.render.mathtext import markdown_to_plain
+from quiz.render.present import answer_line
+from quiz.types.registry import type_of
+from quiz.variants.variant import Variant
+
+FORMAT = 1
+
+
+def _plain(text: str) -> str:
+    return markdown_to_plain(text).strip()
+
+
+def _text(line: QuestionLine, text: Text | None, lang: str) -> str | None:
+    if text is None:
+        return None
+    return _plain(line.variant.text(text, lang) if line.variant is not None else text.en)
+
+
+def _key(variant: Variant, lang: str) -> str:
+    """The answer key on one line; a spoken question's is its model answer."""
+    if type_of(variant.question).name == SPOKEN:
+        text = f"{tr('mock.sheet_model', lang)} {_plain(type_of(variant.question).answer_text(variant, lang))}"
+    else:
+        text = answer_line(variant, lang)
+    return " ".join(text.split())
+
+
+def _iso(ms: int | None) -> str | None:
+    return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _percent(score: float | None) -> str:
+    return "–" if score is None else f"{score:.0%}"
+
+
+def _topic(bank: Bank, topic: str, lang: str) -> str:
+    return bank.claims.topics[topic].label(lang) if topic in bank.claims.topics else topic
+
+
+def _verdict(verdict: str, lang: str) -> str:
+    return tr("mockreport.awaiting", lang) if verdict == AWAITING else tr(f"grade.{verdict}", lang)
+
+
+def _header(lang: str, *keys: str) -> list[str]:
+    """A Markdown table's header row and rule."""
+    return ["| " + " | ".join(tr(key, lang) for key in keys) + " |", "|" + "---|" * len(keys)]
+
+
+def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
+    """The report as Markdown in `lang`."""
+    row, scores = report.stored.row, report.scores
+    lines = [f"# {tr('mockreport.title', lang, key=row.key)}", ""]
+    if not report.final:
+        lines += [f"> {tr('mockreport.not_final', lang)}", ""]
+    lines += [
+        # The figure is the bold part: Textual's Markdown drops the space after a closing `**`.
+        f"{tr('mockreport.overall', lang)} **{_percent(scores.overall)}**",
+        "",
+        tr(
+            "mockreport.counts", lang, questions=len(report.lines), no_answer=report.count("no_answer"),
+            not_reached=report.count("not_reached"), over_time=report.over_time, awaiting=report.count(AWAITING),
+        ),
+    ]  # fmt: skip
+    overall_change, topic_change = report.change
+    lines += ["", f"## {tr('mockreport.by_topic', lang)}", "", *_header(lang, "mock.col_topic", "mockreport.col_score", "mockreport.col_change")]
+    for topic, score in scores.topics.items():
+        change = f"{topic_change[topic]:+.0%}" if topic in topic_change else "–"
+        lines.append(f"| {_topic(bank, topic, lang)} | {_percent(score)} | {change} |")
+    lines += ["", f"## {tr('mockreport.by_claim', lang)}", "", *_header(lang, "mockreport.col_claim", "mockreport.col_score")]
+    lines += [f"| {claim} | {_percent(score)} |" for claim, score in scores.claims.items()]
+    lines += ["", f"## {tr('mockreport.questions', lang)}"]
+    for line in report.lines:
+        lines += ["", *_question_markdown(line, lang)]
+    lines += ["", f"## {tr('mockreport.trend', lang)}", ""]
+    if report.trend:
+        lines += _header(lang, "mockreport.col_when", "mockreport.col_key", "mockreport.col_score")
+        lines += [f"| {_iso(p.started_ms)} | `{p.key}` | {_percent(p.scores.overall)} |" for p in report.trend]
+        lines.append(f"| {_iso(row.started_ms)} | `{row.key}` | {_percent(scores.overall)} |")
+        if overall_change is not None:
+            lines += ["", tr("mockreport.change", lang, change=f"{overall_change:+.0%}")]
+    else:
+        lines.append(tr("mockreport.first", lang))
+    lines += ["", f"## {tr('mockreport.next', lang)}", ""]
+    if report.practise_next:
+        lines += [
+            f"{n}. {tr('mockreport.topic_score', lang, topic=_topic(bank, topic, lang), score=_percent(scores.topics[topic]))}"
+            for n, topic in enumerate(report.practise_next, 1)
+        ]
+    else:
+        lines.append(tr("mockreport.nothing_missed", lang))
+    if report.practice_command:
+        lines += ["", tr("mockreport.practice_key", lang, count=len(report.missed)), "", f"    {report.practice_command}"]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
+    follow = f" · {tr('mockreport.follow_up_of', lang, question=line.follow_up_of)}" if line.follow_up_of else ""
+    out = [f"### {line.position}. `{line.key}` · {_verdict(line.verdict, lang)}{follow}", ""]
+    if line.variant is not None:
+        out += [_plain(line.variant.text(line.variant.question.prompt, lang)), ""]
+    answer = " ".join(line.answer.split()) if line.answer else "–"  # as typed, on one line
+    out.append(f"- {tr('mockreport.your_answer', lang, answer=answer)}")
+    if line.variant is not None and line.verdict != "not_reached":
+        out.append(f"- {_key(line.variant, lang)}")
+    if line.score is not None:
+        out.append(f"- {tr('mockreport.score', lang, score=_percent(line.score))}")
+    label = _text(line, line.misconception_label, lang)
+    if label:
+        out.append(f"- {tr('mockreport.mistake', lang, label=label)}")
+    if line.seconds is not None:
+        over = f" · {tr('mockreport.over_time', lang)}" if line.over_time else ""
+        out.append(f"- {tr('mockreport.time', lang, taken=clock_text(line.seconds), budget=clock_text(line.budget))}{over}")
+    if line.self_grades:
+        out.append(f"- {tr('mockreport.self_grades', lang)}")
+        out += [f"  - {tr(f'mockreport.level_{level}', lang)}: {_text(line, point, lang)}" for point, level in line.self_grades]
+    return out
+
+
+def report_json(bank: Bank, report: MockReport, lang: str) -> dict[str, Any]:
+    """The report as a JSON-ready object (keys as the module docstring lists them)."""
+    row, scores = report.stored.row, report.scores
+    overall_change, topic_change = report.change
+    return {
+        "format": FORMAT,
+        "mock": row.id,
+        "key": row.key,
+        "lang": lang,
+        "status": row.status,
+        "final": report.final,
+        "started": _iso(row.started_ms),
+        "finished": _iso(row.finished_ms),
+        "overall": scores.overall,
+        "counts": {
+            "questions": len(report.lines),
+            "no_answer": report.count("no_answer"),
+            "not_reached": report.count("not_reached"),
+            "over_time": report.over_time,
+            "awaiting_self_grade": report.count(AWAITING),
+        },
+        "topics": [{"topic": t, "label": _topic(bank, t, lang), "score": s, "questions": scores.counts.get(t, 0)} for t, s in scores.topics.items()],
+        "claims": [{"claim": c, "score": s} for c, s in scores.claims.items()],
+        "questions": [_question_json(line, lang) for line in report.lines],
+        "trend": [
+            {"mock": p.mock, "key": p.key, "started": _iso(p.started_ms), "overall": p.scores.overall, "topics": dict(p.scores.topics)}
+            for p in report.trend
+        ],
+        "change": {"overall": overall_change, "topics": topic_change},
+        "practise_next": list(report.practise_next),
+        "missed": list(report.missed),
+        "practice_command": report.practice_command,
+    }
+
+
+def _question_json(line: QuestionLine, lang: str) -> dict[str, Any]:
+    variant = line.variant
+    return {
+        "position": line.position,
+        "question": line.question,
+        "key": line.key,
+        "topic": line.topic,
+        "claims": list(line.claims),
+        "follow_up_of": line.follow_up_of,
+        "answer": line.answer,
+        "answer_key": None if variant is None else _key(variant, lang),
+        "verdict": line.verdict,
+        "score": line.score,
+        "misconception": None if line.misconception is None else {"name": line.misconception, "label": _text(line, line.misconception_label, lang)},
+        "seconds": line.seconds,
+        "budget": line.budget,
+        "over_time": line.over_time,
+        "self_grades": None if line.self_grades is None else [{"point": _text(line, p, lang), "level": level} for p, level in line.self_grades],
+    }
+
+
+def report_json_text(bank: Bank, report: MockReport, lang: str) -> str:
+    return json.dumps(report_json(bank, report, lang), ensure_ascii=False, indent=2) + "\n"

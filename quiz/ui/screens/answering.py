@@ -1,0 +1,167 @@
+"""What the practice question screen and the mock interview share: a question and its answer.
+
+The prompt and the type's rule scroll in their own region; the answer widget for the question's
+type (from the registry in quiz.ui.answers), with its Read-as preview, stays docked below, and a
+line above it says what is wrong with the answer as typed. Submitting reads the widget's response
+and hands a readable one to `grade`, which each screen implements: practice grades and shows
+feedback at once, a mock interview may hold it. Below 60×16 a note asks for a larger terminal.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.widgets import Header, Static
+
+from quiz.answers import Invalid
+from quiz.i18n import tr
+from quiz.types.registry import type_of
+from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answers.registry import answer_widget
+from quiz.ui.screens.base import QuizScreen
+from quiz.ui.widgets.footer import KeyFooter
+from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.status import StatusLine
+from quiz.variants.variant import Variant
+
+
+def time_budget(seconds: float) -> str:
+    """A question's suggested time as minutes and seconds: `1:30`."""
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class AnsweringScreen(QuizScreen):
+    """A question on screen with the answer input for its type; subclasses grade and go on."""
+
+    # F-keys and ctrl combinations only: letters belong to the answer.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
+        # PageUp/PageDown scroll the question even while an option list has the focus.
+        Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
+        Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
+    ]
+
+    # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
+    variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
+    answered: reactive[bool] = reactive(False, bindings=True, init=False)
+
+    def compose(self) -> ComposeResult:
+        yield from self.compose_top()
+        yield StatusLine(id="status")
+        yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
+        with VerticalScroll(id="question-body"):
+            yield MathMarkdown(id="prompt")
+            yield Static(id="rule", markup=False)
+            yield from self.compose_after_rule()
+            yield Vertical(id="feedback-area")
+        with Vertical(id="answer-dock"):
+            yield Static(id="message", markup=False)
+            yield Vertical(id="answer-area")
+        yield KeyFooter()
+
+    def compose_top(self) -> ComposeResult:
+        """What sits above the status line: the header (and a mock's clocks)."""
+        yield Header()
+
+    def compose_after_rule(self) -> ComposeResult:
+        """Regions between the rule and the feedback (practice: hints and the model answer)."""
+        yield from ()
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def too_small(self) -> bool:
+        return self.has_class("-tiny") or self.has_class("-short")
+
+    def footer_omits(self, narrow: bool) -> frozenset[str]:
+        answers = self.query(AnswerWidget)
+        return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
+
+    def size_class_changed(self) -> None:
+        # Back from too small: the answer takes the keys again (it lost the focus while hidden).
+        if not self.too_small and self.focused is None:
+            self.focus_answer()
+
+    # -- showing a variant ------------------------------------------------------------------
+
+    def make_answer(self, variant: Variant) -> AnswerWidget:
+        """The answer input for the variant's type (a mock takes notes for spoken questions)."""
+        return answer_widget(variant, self.lang)
+
+    async def show_question(self, variant: Variant, regions: tuple[str, ...] = ()) -> None:
+        """Lay out `variant`: prompt, rule and an empty answer; `regions` are emptied too."""
+        question = variant.question
+        await self.query_one("#prompt", MathMarkdown).update(variant.text(question.prompt, self.lang))
+        rule = self.query_one("#rule", Static)
+        rule_text = type_of(question).rule(variant, self.lang)
+        rule.update(rule_text or "")
+        rule.display = rule_text is not None
+        for area in (*regions, "#feedback-area", "#answer-area"):
+            await self.query_one(area).remove_children()
+        self.say("")
+        self.query_one("#answer-dock").remove_class("-given-up")
+        await self.query_one("#answer-area").mount(self.make_answer(variant))
+        self.focus_answer()
+        self.query_one("#question-body").scroll_home(animate=False)
+
+    def focus_answer(self) -> None:
+        answers = self.query(AnswerWidget)
+        control = answers.first().input_widget() if answers else None
+        if control is not None and not control.disabled:
+            control.focus(scroll_visible=False)
+
+    def say(self, text: str, error: bool = False) -> None:
+        """The line above the answer: a problem with it, or what a key is about to do."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.display = bool(text)
+        message.set_class(error, "invalid")
+
+    def answer_help(self, variant: Variant) -> list[str]:
+        """The help screen's lines on how to answer this question: its input, then its rule."""
+        lines = [tr(self.query_one(AnswerWidget).HELP, self.lang)]
+        rule = type_of(variant.question).rule(variant, self.lang)
+        if rule:
+            lines.append(rule)
+        return lines
+
+    # -- answering --------------------------------------------------------------------------
+
+    @on(AnswerWidget.Changed)
+    def _answer_changed(self, event: AnswerWidget.Changed) -> None:
+        event.stop()
+        self.say("")  # an error about the answer as it was no longer applies
+
+    @on(AnswerWidget.Submitted)
+    async def _submitted_from_answer(self, event: AnswerWidget.Submitted) -> None:
+        event.stop()
+        await self.run_action("submit")
+
+    async def action_submit(self) -> None:
+        if self.answered:
+            return
+        widget = self.query_one(AnswerWidget)
+        if widget.prepare():  # it grades off the event loop and posts Submitted when ready
+            return
+        response = widget.response()
+        if isinstance(response, Invalid):
+            self.say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
+            return
+        await self.grade(response, widget.typed())
+
+    async def grade(self, response: object, typed: str | None) -> None:
+        """Grade a readable response to the question on screen (and show or hold the result)."""
+        raise NotImplementedError
+
+    def action_scroll_question(self, pages: int) -> None:
+        body = self.query_one("#question-body", VerticalScroll)
+        if pages < 0:
+            body.scroll_page_up(animate=False)
+        else:
+            body.scroll_page_down(animate=False)

@@ -1,0 +1,58 @@
+"""What the first question waits for: only its own screen's modules are imported before it is on
+screen; the help, other answer widgets, the code runner and the history store come later."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from quiz.code import TASKS
+from quiz.code.task_ids import TASK_IDS
+
+FIRST_QUESTION = textwrap.dedent(
+    """
+    import json, sys
+    from quiz.bank import Selection
+    from quiz.ui.app import make_app
+
+    async def until_shown(pilot):
+        while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
+            await pilot.pause()
+        print(json.dumps(sorted(sys.modules)), flush=True)
+        await pilot.app.workers.wait_for_complete()
+        pilot.app.exit()
+
+    make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True, size=(100, 30), auto_pilot=until_shown)
+    """
+)
+
+LATER = (
+    "quiz.ui.screens.help",  # F1
+    "quiz.ui.answers.code",  # a code question's editor
+    "quiz.ui.answers.choice",  # other types' widgets
+    "textual.widgets._text_area",
+    "quiz.code.run",  # running a candidate's file
+    "quiz.code.sandbox",
+    "quiz.code.tasks",
+    "quiz.ui.screens.summary",
+    "quiz.ui.screens.stats",
+)
+
+
+def modules_when_shown() -> set[str]:
+    """The modules imported when the first question is on screen, in a process of its own."""
+    shown = subprocess.run([sys.executable, "-c", FIRST_QUESTION], check=True, capture_output=True, text=True, timeout=120)
+    return set(json.loads(shown.stdout.splitlines()[0]))
+
+
+def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported():
+    modules_when_shown()  # a cold start checks every pack (a code question's task too) and fills the cache
+    loaded = modules_when_shown()
+    assert "quiz.ui.answers.numeric" in loaded  # the question's own widget
+    assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
+
+
+def test_the_task_ids_the_model_names_are_the_tasks_in_order():
+    assert tuple(TASKS) == TASK_IDS

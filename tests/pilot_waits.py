@@ -14,10 +14,12 @@ class Heard:
 
     def __init__(self) -> None:
         self.notices: list[str] = []
+        self.titles: list[str] = []
 
     def __call__(self, message: Message) -> None:
         if isinstance(message, Notify):
             self.notices.append(str(message.notification.message))
+            self.titles.append(message.notification.title)
 
 
 async def settle(pilot: Pilot) -> None:

@@ -12,6 +12,7 @@ from datetime import timedelta
 from history_records import START_MS, attempt, open_store
 from quiz.history.recorder import Recorder
 from quiz.history.records import EPOCH
+from quiz.history.unavailable import LOCKED, NOT_HISTORY, Unavailable
 
 NOW = EPOCH + timedelta(milliseconds=START_MS + 60_000)
 
@@ -53,6 +54,26 @@ def test_a_garbage_file_is_said_once_never_touched_and_today_counts_the_run(tmp_
     assert recorder.due({"softmax-two"}, wait=True) is None and recorder.statistics({}) is None
     assert path.read_bytes() == b"\x00garbage" * 100
     assert sorted(p.name for p in tmp_path.iterdir()) == ["history.sqlite3"]
+
+
+def test_a_reason_already_told_with_the_draft_is_not_said_again(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    path.write_bytes(b"\x00garbage" * 100)
+    draft_store_found = Unavailable(NOT_HISTORY, path)
+    recorder = Recorder(path, now=lambda: NOW)
+    assert recorder.tell_once(draft_store_found) and not recorder.tell_once(draft_store_found)
+    recorder.open()
+    assert recorder.problem is not None and recorder.notice() is None
+
+
+def test_a_different_reason_is_still_said(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    path.write_bytes(b"\x00garbage" * 100)
+    recorder = Recorder(path, now=lambda: NOW)
+    assert recorder.tell_once(Unavailable(LOCKED, path))
+    recorder.open()
+    problem = recorder.notice()
+    assert problem is not None and problem.key == NOT_HISTORY and recorder.notice() is None
 
 
 def test_easy_applies_only_to_the_last_saved_passed_attempt(tmp_path):

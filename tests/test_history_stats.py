@@ -132,6 +132,21 @@ def test_true_retention_counts_each_cards_first_review_of_a_day(seeded):
     retention = stats.statistics(store, CATALOGUE, NOW).retention
     assert (retention.all_time.attempts, retention.all_time.passed) == (len(reviews), sum(r.score >= PASS_MARK for r in reviews))
     assert (retention.recent.attempts, retention.recent.passed) == (len(recent), sum(r.score >= PASS_MARK for r in recent))
+    assert retention.all_time.score_sum == pytest.approx(sum(r.score for r in reviews))
+    assert retention.recent.score_sum == pytest.approx(sum(r.score for r in recent))
+
+
+def test_retention_takes_the_first_attempt_of_a_day_not_the_best(tmp_path):
+    now = datetime(2025, 7, 10, 20, 0, tzinfo=TOKYO)
+    day_before = int((now - timedelta(days=1)).timestamp() * 1000)
+    with open_store(tmp_path / "history.sqlite3") as store:
+        store.record(attempt(at_ms=day_before - 3 * DAY_MS))  # learnt: not a review
+        store.record(attempt(at_ms=day_before - 60_000, score=0.0, verdict="incorrect"))  # forgotten: Again
+        store.record(attempt(at_ms=day_before))  # the same day again: not a first review
+        store.record(attempt(at_ms=int(now.timestamp() * 1000) - 1, score=0.5, verdict="partial"))
+        store.record(attempt(at_ms=day_before - 2 * DAY_MS, verdict="not_reached", score=0.0, mode="mock", response=None))
+        retention = stats.retention(store, now)
+        assert (retention.all_time.attempts, retention.all_time.passed, retention.all_time.score_sum) == (2, 1, 0.5)
 
 
 def test_due_now_and_the_forecast_agree_with_the_cards(seeded):
@@ -163,6 +178,7 @@ def test_today_counts_only_todays_local_attempts(tmp_path):
         ([-1, -2], 2),  # nothing yet today: the streak still stands
         ([-2, -3], 0),  # yesterday missed
         ([], 0),
+        (list(range(0, -200, -1)), 200),  # longer than the calendar's 26 weeks
     ],
 )
 def test_the_streak_counts_consecutive_days_up_to_today(tmp_path, days, streak):

@@ -40,7 +40,7 @@ class Recorder:
         """The last attempt committed to the file: the only one Easy can apply to."""
         self._history: History | None = None
         self._problem: Unavailable | None = None
-        self._told = False
+        self._told: tuple[str, Path] | None = None  # the reason said: its key and file
         self._opening = threading.Lock()  # one thread opens; another asking meanwhile waits for it
         self._opened = threading.Event()
         self._given: list[float] = []  # this run's scores: "today" while there is no file
@@ -79,11 +79,19 @@ class Recorder:
         return self._problem
 
     def notice(self) -> Unavailable | None:
-        """`problem`, the first time it is asked for after the file failed; None after that."""
-        if self._problem is None or self._told:
+        """`problem`, the first time it is asked for after the file failed; None after that, and
+        when `tell_once` has already been given the same reason."""
+        if self._problem is None or not self.tell_once(self._problem):
             return None
-        self._told = True
         return self._problem
+
+    def tell_once(self, reason: Unavailable) -> bool:
+        """Whether `reason`, found by another user of the file (the draft store), is news: True
+        the first time, after which `notice` keeps quiet about the same reason."""
+        if self._told == (reason.key, reason.path):
+            return False
+        self._told = (reason.key, reason.path)
+        return True
 
     def close(self) -> None:
         if self._history is not None:

@@ -203,49 +203,65 @@ def retention(history: History, now: datetime | None = None) -> Window:
     """True retention: of each card's first review on a day (after the day it was first seen),
     the share that passed; Again is a failure."""
     clock = _Clock(now or local_now())
-    # An attempt is a card's first review of a day when the one before it was on an earlier day;
-    # the first attempt of all has none before it, so the day a card is learnt never counts.
     [(count, total, passed, recent_count, recent_total, recent_passed)] = history.read(
-        f"""SELECT count(*), total(score), total(score >= :pass),
-                   total(day >= :recent), total(CASE WHEN day >= :recent THEN score END), total(day >= :recent AND score >= :pass)
-            FROM (SELECT (at_ms + :offset) / :day AS day, score,
-                         lag((at_ms + :offset) / :day) OVER (PARTITION BY question ORDER BY at_ms) AS previous_day
-                  FROM attempts WHERE {REVIEWED} AND at_ms <= :now)
-            WHERE day > previous_day""",
+        f"""WITH RECURSIVE questions (question) AS (
+                -- each question id once, one index seek apiece rather than a pass over the attempts
+                SELECT min(question) FROM attempts
+                UNION ALL
+                SELECT (SELECT min(question) FROM attempts WHERE question > questions.question) FROM questions WHERE question IS NOT NULL
+            ),
+            tallies (tally) AS MATERIALIZED (
+                -- A question's attempts grouped by day keep each day's first (min picks the row that
+                -- score comes from); skipping the first day leaves the reviews after it was learnt.
+                -- Sorting each question's few days is cheaper than a window over all the attempts.
+                SELECT (SELECT json_array(count(*), total(score), total(score >= :pass), total(day >= :recent),
+                                          total(CASE WHEN day >= :recent THEN score END), total(day >= :recent AND score >= :pass))
+                        FROM (SELECT (at_ms + :offset) / :day AS day, min(at_ms), score FROM attempts
+                              WHERE question = questions.question AND {REVIEWED} AND at_ms <= :now
+                              GROUP BY day ORDER BY day LIMIT -1 OFFSET 1))
+                FROM questions WHERE question IS NOT NULL
+            )
+            SELECT {", ".join(f"total(json_extract(tally, '$[{n}]'))" for n in range(6))} FROM tallies""",
         {"recent": clock.today - RECENT_DAYS + 1, "pass": PASS_MARK, "offset": clock.offset_ms, "day": DAY_MS, "now": clock.now_ms},
     )
-    return Window(Tally(int(recent_count), recent_total, int(recent_passed)), Tally(count, total, int(passed)))
+    return Window(Tally(int(recent_count), recent_total, int(recent_passed)), Tally(int(count), total, int(passed)))
 
 
 def streak_days(history: History, now: datetime | None = None) -> int:
     """Consecutive local days with attempts, up to today (or up to yesterday while today has none)."""
     clock = _Clock(now or local_now())
-    day, streak = clock.today, 0
-    while True:
-        [(found,)] = history.read(
-            f"SELECT EXISTS (SELECT 1 FROM attempts WHERE at_ms >= ? AND at_ms < ? AND at_ms <= ? AND {REVIEWED})",
-            (clock.day_start_ms(day), clock.day_start_ms(day + 1), clock.now_ms),
-        )
-        if not found and not (day == clock.today and streak == 0):
-            return streak
-        streak += bool(found)
-        day -= 1
+    attempted = (
+        "EXISTS (SELECT 1 FROM attempts WHERE at_ms >= ({day}) * :day - :offset AND at_ms < ({day} + 1) * :day - :offset"
+        f" AND at_ms <= :now AND {REVIEWED})"
+    )
+    # One statement walking back a day at a time (an index seek each) while the day had attempts.
+    [(streak,)] = history.read(
+        f"""WITH RECURSIVE days (day, attempted) AS (
+                SELECT :today, {attempted.format(day=":today")}
+                UNION ALL
+                SELECT day - 1, {attempted.format(day="day - 1")} FROM days WHERE attempted OR day = :today
+            )
+            SELECT total(attempted) FROM days""",
+        {"today": clock.today, "day": DAY_MS, "offset": clock.offset_ms, "now": clock.now_ms},
+    )
+    return int(streak)
 
 
 def _by_topic_and_claim(history: History, catalogue: Mapping[str, QuestionInfo], clock: _Clock) -> tuple[dict[str, Window], dict[str, Window]]:
-    rows = history.read(
-        f"""SELECT question, count(*), total(score), total(score >= :pass),
-                   total(at_ms >= :recent), total(CASE WHEN at_ms >= :recent THEN score END), total(at_ms >= :recent AND score >= :pass)
-            FROM attempts WHERE {REVIEWED} AND at_ms <= :now GROUP BY question""",
-        {"pass": PASS_MARK, "recent": clock.day_start_ms(clock.today - RECENT_DAYS + 1), "now": clock.now_ms},
-    )
+    # All time in one pass over the question index, three sums an attempt; the last 30 days
+    # apart, from the time index (so the pass over everything does not compute six).
+    tally = f"SELECT question, count(*), total(score), total(score >= :pass) FROM attempts WHERE {REVIEWED} AND at_ms <= :now"
+    params = {"pass": PASS_MARK, "now": clock.now_ms, "start": clock.day_start_ms(clock.today - RECENT_DAYS + 1)}
+    all_time = history.read(f"{tally} GROUP BY question", params)
+    recent_rows = history.read(f"{tally} AND at_ms >= :start GROUP BY question", params)
+    recent = {question: Tally(count, total, int(passed)) for question, count, total, passed in recent_rows}
     topics: dict[str, Window] = {}
     claims: dict[str, Window] = {}
-    for question, count, total, passed, recent_count, recent_total, recent_passed in rows:
+    for question, count, total, passed in all_time:
         info = catalogue.get(question)
         if info is None:  # no longer in the bank: its topic and claims are unknown
             continue
-        window = Window(Tally(int(recent_count), recent_total, int(recent_passed)), Tally(count, total, int(passed)))
+        window = Window(recent.get(question, Tally()), Tally(count, total, int(passed)))
         topics[info.topic] = topics.get(info.topic, Window()) + window
         for claim in info.claims:
             claims[claim] = claims.get(claim, Window()) + window

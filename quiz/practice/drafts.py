@@ -51,6 +51,10 @@ class DraftNote:
         reason = {"reason": self.reason.message(lang)} if self.reason is not None else {}
         return tr(f"history.{self.key}", lang, **self.params, **reason)
 
+    def without_reason(self) -> DraftNote:
+        """The same note, minus why the history file cannot be used (once that has been said)."""
+        return DraftNote(f"{self.key}_only", self.params) if self.reason is not None else self
+
 
 @dataclass(frozen=True)
 class LoadedDraft:

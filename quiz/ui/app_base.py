@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from textual import work
+from textual import on, work
 from textual.app import App
 from textual.content import Content
 from textual.filter import LineFilter
@@ -26,6 +26,7 @@ from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, save_settings
+from quiz.ui.messages import DraftElsewhere
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
@@ -119,6 +120,16 @@ class QuizAppBase(App[None]):
         problem = self.history.notice()
         if problem is not None:
             self.notify(problem.message(self.lang), title=tr("ui.history_not_saved", self.lang), severity="warning", timeout=20, markup=False)
+
+    @on(DraftElsewhere)
+    def _tell_draft_elsewhere(self, message: DraftElsewhere) -> None:
+        """One notice for both: why history is not being saved and where the draft goes instead
+        (only where, once why has been said)."""
+        note = message.note
+        if note.reason is not None and self.history.tell_once(note.reason):
+            self.notify(note.message(self.lang), title=tr("ui.history_not_saved", self.lang), severity="warning", timeout=20, markup=False)
+        else:
+            self.notify(note.without_reason().message(self.lang), severity="warning", timeout=15, markup=False)
 
     def _attempt_graded(self, attempt: AttemptRecord) -> None:
         """Commit a graded attempt (before its feedback is drawn), then tell whoever else listens."""

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from quiz.history.records import AttemptRecord
     from quiz.mock.options import MockOptions
     from quiz.mock.session import MockSession
+    from quiz.practice.drafts import DraftNote
     from quiz.practice.session import PracticeSession
 
 
@@ -93,3 +94,12 @@ class MockOver(Message):
     def __init__(self, session: MockSession) -> None:
         super().__init__()
         self.session = session
+
+
+class DraftElsewhere(Message):
+    """A code draft is being written to a file because the history file cannot be used (`note`
+    says where, and why): the app tells the learner, with why answers are not being saved."""
+
+    def __init__(self, note: DraftNote) -> None:
+        super().__init__()
+        self.note = note

@@ -29,7 +29,6 @@ from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
 from textual.message import Message
-from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
@@ -38,6 +37,7 @@ from quiz.i18n import tr
 from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
 from quiz.types.code import CodeAnswer, run_answer, starter_of
 from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.messages import DraftElsewhere
 from quiz.ui.translate import with_group_title
 from quiz.variants.variant import Variant
 
@@ -152,11 +152,14 @@ class CodeEditorAnswer(AnswerWidget):
         self._show_note(event.note)
 
     def _show_note(self, note: DraftNote | None) -> None:
-        """Say a note about the draft once, until a save says something else."""
+        """Say a note about the draft once, until a save says something else. A draft in a file
+        because history cannot be used is the app's to say, with why answers are not saved either."""
         said = note.message() if note is not None else None
         if note is not None and said != self._note:
-            severity: SeverityLevel = "warning" if note.key == "draft_elsewhere" else "error"
-            self.notify(note.message(self.lang), severity=severity, timeout=15)
+            if note.reason is not None:
+                self.post_message(DraftElsewhere(note))
+            else:
+                self.notify(note.message(self.lang), severity="error", timeout=15)
         self._note = said
 
     # -- running the checks -----------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
@@ -26,6 +26,7 @@ from quiz.ui.answers.registry import answer_widget
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
@@ -55,7 +56,7 @@ class AnsweringScreen(QuizScreen):
         yield from self.compose_top()
         yield StatusLine(id="status")
         yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
-        with VerticalScroll(id="question-body"):
+        with ScrollBody(id="question-body"):
             yield MathMarkdown(id="prompt")
             yield Static(id="rule", markup=False)
             yield from self.compose_after_rule()
@@ -160,7 +161,7 @@ class AnsweringScreen(QuizScreen):
         raise NotImplementedError
 
     def action_scroll_question(self, pages: int) -> None:
-        body = self.query_one("#question-body", VerticalScroll)
+        body = self.query_one("#question-body", ScrollBody)
         if pages < 0:
             body.scroll_page_up(animate=False)
         else:

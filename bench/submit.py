@@ -1,0 +1,85 @@
+"""Submit → feedback, with history recording, in one run:
+
+The app (headless, 100x30) answers 30 numeric questions; each answer is committed to a fresh
+history file (synchronous=FULL: the commit waits for an fsync) before its feedback is drawn, as
+the issue asks. Printed: the median and 90th percentile from the Enter key reaching the answer
+field until the feedback panel is laid out (goal: median <= 50 ms), the CPU time the process
+spent in it, and the part spent committing the attempt with its card update, beside the floor of
+that commit: appending 4 KiB to a file in the same folder and fsyncing it.
+Run: .venv/bin/python bench/submit.py
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+SESSION = """
+import asyncio, os, statistics, time
+from quiz.bank import Selection
+from quiz.history.recorder import Recorder
+from quiz.ui.app import make_app
+from quiz.ui.widgets.feedback import FeedbackView
+
+latencies, cpu, commits, fsyncs = [], [], [], []
+record = Recorder.record
+
+def timed_record(self, attempt):  # the commit, as the app makes it on the way to the feedback
+    start = time.perf_counter()
+    saved = record(self, attempt)
+    commits.append(time.perf_counter() - start)
+    return saved
+
+Recorder.record = timed_record
+
+def fsync_floor():
+    with open(os.path.join(os.environ["QUIZ_DATA_DIR"], "fsync.bin"), "ab") as raw:
+        start = time.perf_counter()
+        raw.write(b"x" * 4096)
+        raw.flush()
+        os.fsync(raw.fileno())
+        fsyncs.append(time.perf_counter() - start)
+
+async def answer_thirty(pilot):
+    app = pilot.app
+    await app.workers.wait_for_complete()  # the history file is open
+    for _ in range(30):
+        await pilot.pause()
+        app.screen.query_one("#answer-input").value = "1 0 0; 0.5 0.5 0; 0.3 0.3 0.4"
+        await pilot.pause()
+        fsync_floor()  # alternately with the answers, so both see the same disk load
+        start, start_cpu = time.perf_counter(), time.process_time()
+        app.simulate_key("enter")
+        while not (app.screen.query(FeedbackView) and app.screen.query_one(FeedbackView).region.height):
+            await asyncio.sleep(0.0005)
+        latencies.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+        await pilot.press("f5")
+    app.exit()
+
+make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True, size=(100, 30), auto_pilot=answer_thirty)
+assert len(commits) == 30, commits
+latencies.sort()
+figures = (statistics.median(latencies), latencies[26], statistics.median(cpu), statistics.median(commits), statistics.median(fsyncs))
+print(*(x * 1000 for x in figures))
+"""
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "QUIZ_DATA_DIR": str(Path(tmp))}
+        out = subprocess.run([sys.executable, "-c", textwrap.dedent(SESSION)], check=True, capture_output=True, text=True, env=env).stdout
+    median, p90, cpu, commit, fsync = (float(x) for x in out.split()[-5:])
+    print(f"submit to feedback on screen, 30 answers saved to history: median {median:.1f} ms, p90 {p90:.1f} ms (goal: median <= 50 ms);")
+    print(f"{'':4}CPU time of the process in it: median {cpu:.1f} ms")
+    print(f"{'':4}of which committing the attempt and its card: median {commit:.1f} ms,")
+    print(f"{'':4}floor, append 4 KiB and fsync in the same folder: median {fsync:.1f} ms")
+    print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main()

@@ -81,7 +81,9 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
     seconds = QUESTION_SECONDS * time_scale(seeds)
-    clock = Budget(seconds=seconds, check_interval=0)  # checked once a seed or a draw
+    # Checked once a seed or a draw, and before each step of the sample's evaluations, which
+    # run on it: the CPU clock is read only every CHECK_INTERVAL, as a variant's is.
+    clock = Budget(seconds=seconds)
     with clock.running():
         for seed in tried:
             if _out_of_time(clock):
@@ -186,17 +188,20 @@ def _check_variant(variant: Variant) -> Iterator[Problem]:
     yield from type_of(variant.question).self_test(variant)
 
 
-def _check_texts(variant: Variant) -> Iterator[Problem]:
-    for label, text in variant.compiled.texts:
-        for lang in LANGUAGES:
-            try:
-                rendered = variant.fill(text, lang)
-            except VariantError as exc:
-                yield Problem(text.location, f"{label} ({lang}) cannot be filled in", exc.message)
-                continue
-            # Only an opening `{{` marks a placeholder: `}}` is ordinary LaTeX (`\frac{1}{\sqrt{d_k}}`).
-            if "{{" in rendered:
-                yield Problem(text.location, f"{label} ({lang}) leaves a placeholder unresolved", repr(rendered[:80]))
+def _check_texts(variant: Variant) -> list[Problem]:
+    problems = []
+    with variant.budget.running():  # one run for all texts: each fill's run is nested, so cheap
+        for label, text in variant.compiled.texts:
+            for lang in LANGUAGES:
+                try:
+                    rendered = variant.fill(text, lang)
+                except VariantError as exc:
+                    problems.append(Problem(text.location, f"{label} ({lang}) cannot be filled in", exc.message))
+                    continue
+                # Only an opening `{{` marks a placeholder: `}}` is ordinary LaTeX (`\frac{1}{\sqrt{d_k}}`).
+                if "{{" in rendered:
+                    problems.append(Problem(text.location, f"{label} ({lang}) leaves a placeholder unresolved", repr(rendered[:80])))
+    return problems
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,7 @@ the packs have loaded), so the process's time is the variant's.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Final
 
 from quiz.expressions.limits import LimitExceeded
@@ -89,19 +88,24 @@ class Budget:
         self._drawn += count
         self.spend(count)
 
-    @contextmanager
-    def running(self) -> Iterator[None]:
-        """Count the CPU time spent inside this block against the budget (nested blocks once)."""
+    def running(self) -> Budget:
+        """Count the CPU time spent inside `with budget.running():` against the budget.
+
+        Nested blocks count once: only the outermost reads the CPU clock, so the many short
+        runs inside a variant's draw or a self-test cost a counter, not a system call.
+        """
+        return self
+
+    def __enter__(self) -> None:
         if self._depth == 0:
             self._started = self._clock()
         self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if self._depth == 0 and self._started is not None:
-                self._used += self._clock() - self._started
-                self._started = None
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._started is not None:
+            self._used += self._clock() - self._started
+            self._started = None
 
     def check_time(self) -> None:
         """Refuse to go on once the CPU time used, this run included, exceeds the budget.

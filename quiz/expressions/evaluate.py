@@ -41,8 +41,12 @@ class Evaluator:
 
     def run(self) -> object:
         """The value of the expression; numpy's inf and nan pass through without warnings."""
-        with np.errstate(all="ignore"), self._budget.running():
-            return self._visit(self._parsed.tree.body)
+        body = self._parsed.tree.body
+        with self._budget.running():
+            if type(body) in _BARE:  # no errstate to enter: bounds, answers and placeholders are often bare
+                return self._visit(body)
+            with np.errstate(all="ignore"):
+                return self._visit(body)
 
     def _visit(self, node: ast.AST) -> object:
         try:
@@ -156,6 +160,8 @@ _VISITORS = {
 """Each node type's visitor, looked up once: expressions are evaluated in inner loops."""
 _UNCHARGED = frozenset({ast.Constant, ast.Name})
 """Nodes whose values exist already (literals, parameters): nothing new to charge for."""
+_BARE = frozenset({ast.Constant, ast.Name})
+"""Expressions that are a literal or a name alone compute nothing numpy could warn about."""
 
 
 def _read_only(value: object) -> object:

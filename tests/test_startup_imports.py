@@ -38,6 +38,8 @@ LATER = (
     "quiz.code.tasks",
     "quiz.ui.screens.summary",
     "quiz.ui.screens.stats",
+    "yaml",  # a warm start reads every pack from the bank cache, no YAML
+    "quiz.format.yaml_events",
 )
 
 

@@ -3,7 +3,8 @@
 1. Peak memory of `quiz show` on a pack drawing three sets of 64^4 normals (goal <= 150 MB; before,
    855 MB for one, 2.5 GB for three).
 2. `quiz show` on the issue's CPU pack with an unsatisfiable constraint: wall time and the CPU it
-   took (goal: CPU <= the 1 s budget + start-up; before, it never ended).
+   took, beside the CPU of showing a bundled question with that pack loaded (the start-up floor)
+   (goal: CPU <= the 1 s budget + start-up; before, it never ended).
 3. Quitting the app (Ctrl+Q in a real pseudo-terminal) while twelve 1 MiB packs load (goal <= 1 s;
    before, the process waited for the whole load).
 4. The app's home screen with the issue's packs in the packs folder (goal <= 2 s from start).
@@ -87,8 +88,9 @@ def main() -> None:
         _, _, peak = measured_quiz("show", "c2-three-params", "--bank", str(MEMORY_PACK))
         row("1. quiz show on 3 x 64^4 normals: peak RSS (MB)", f"{peak}", "<= 150")
         wall, cpu, _ = measured_quiz("show", "c1-products-false", "--bank", str(CPU_PACK))
+        _, start_up, _ = measured_quiz("show", "causal-weights-3x3", "--bank", str(CPU_PACK))  # same pack loaded
         row("2. quiz show on the CPU pack: wall (s)", f"{wall:.2f}", "<= 10")
-        row("   ... its CPU time, start-up included (s)", f"{cpu:.2f}", "<= 1 + start-up (~0.5)")
+        row("   ... its CPU time, start-up included (s)", f"{cpu:.2f}", f"<= 1 + start-up ({start_up:.2f})")
         row("3. Ctrl+Q while 12 MiB of packs load (s)", f"{quit_while_loading(Path(folder) / 'a'):.2f}", "<= 1")
         row("4. home screen beside the issue's packs (s)", f"{home_with_hostile_packs(Path(folder) / 'b'):.2f}", "<= 2")
         flood = Path(folder) / "flood.yaml"

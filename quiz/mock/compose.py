@@ -17,7 +17,9 @@ from typing import Final
 from quiz.bank import Bank, Selection, SelectionError
 from quiz.format.model import QuestionBase
 from quiz.mock.options import MockOptions, mock_key
+from quiz.variants.draw import make_variant
 from quiz.variants.keys import generator_seed
+from quiz.variants.variant import Variant, VariantError
 
 OVERLAP: Final = 0.5
 """Two questions whose cited claims overlap this much (Jaccard) cover the same ground."""
@@ -123,3 +125,15 @@ def _overlap(a: QuestionBase, b: QuestionBase) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
+
+
+def drawn_variant(bank: Bank, question_id: str, seed: int) -> Variant | None:
+    """The variant a mock asks (or asked) of `question_id`, or None when the bank no longer has the
+    question or it cannot be drawn: a stored mock outlives the packs it was made from."""
+    compiled = bank.compiled(question_id) if question_id in bank.questions else None
+    if compiled is None:
+        return None
+    try:
+        return make_variant(compiled, seed)
+    except VariantError:
+        return None

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from quiz.bank import Bank
 from quiz.format.model import Text
 from quiz.history.mocks import SpokenRow, StoredMock
+from quiz.mock.compose import drawn_variant
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
-from quiz.variants.variant import Variant, VariantError
+from quiz.variants.variant import Variant
 
 AWAITING = "awaiting_self_grade"
 """The verdict of a spoken answer not yet self-graded (not a verdict history stores)."""
@@ -151,7 +151,7 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
         seed = row.seed if row is not None else int(planned[question_id]["seed"]) if question_id in planned else attempts[question_id].seed
         budget = row.budget if row is not None else float(planned[question_id]["budget"]) if question_id in planned else 0.0
         question = bank.questions.get(question_id)
-        variant = _variant(bank, question_id, seed) if detail else None
+        variant = drawn_variant(bank, question_id, seed) if detail else None
         attempt, said = attempts.get(question_id), spoken.get(question_id)
         if attempt is None and said is None:
             continue  # asked when the process was killed, the sitting not yet resumed
@@ -190,16 +190,6 @@ def score_lines(lines: Sequence[QuestionLine]) -> Scores:
         {c: sum(s) / len(s) for c, s in sorted(by_claim.items())},
         {t: len(s) for t, s in by_topic.items()},
     )
-
-
-def _variant(bank: Bank, question_id: str, seed: int) -> Variant | None:
-    compiled = bank.compiled(question_id) if question_id in bank.questions else None
-    if compiled is None:
-        return None
-    try:
-        return make_variant(compiled, seed)
-    except VariantError:
-        return None
 
 
 def _label(variant: Variant | None, name: str | None) -> Text | None:

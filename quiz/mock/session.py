@@ -30,11 +30,10 @@ from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRo
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
-from quiz.mock.compose import MockPlan, PlannedQuestion, variant_seed
+from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
-from quiz.variants.variant import Variant, VariantError
+from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
     from quiz.mock.report import MockReport
@@ -375,12 +374,4 @@ class MockSession:
         )  # fmt: skip
 
     def _variant(self, question_id: str, seed: int) -> Variant | None:
-        if question_id not in self.bank.questions:
-            return None
-        compiled = self.bank.compiled(question_id)
-        if compiled is None:
-            return None
-        try:
-            return make_variant(compiled, seed)
-        except VariantError:
-            return None
+        return drawn_variant(self.bank, question_id, seed)

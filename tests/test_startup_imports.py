@@ -38,6 +38,8 @@ LATER = (
     "quiz.code.tasks",
     "quiz.ui.screens.summary",
     "quiz.ui.screens.stats",
+    "yaml",  # a warm start reads every pack from the bank cache, no YAML
+    "quiz.format.yaml_events",
 )
 
 
@@ -56,3 +58,12 @@ def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported():
 
 def test_the_task_ids_the_model_names_are_the_tasks_in_order():
     assert tuple(TASKS) == TASK_IDS
+
+
+def test_loading_the_bank_leaves_markdown_to_what_renders_it():
+    """The bank and every question type import without markdown-it: only showing a marked answer
+    (or the question screen's own Markdown) needs it."""
+    code = "import json, sys, quiz.bank, quiz.types.registry; print(json.dumps(sorted(sys.modules)))"
+    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=60)
+    loaded = set(json.loads(shown.stdout))
+    assert loaded.isdisjoint({"markdown_it", "quiz.render.mathtext"}), sorted(loaded & {"markdown_it", "quiz.render.mathtext"})

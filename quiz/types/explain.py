@@ -9,7 +9,6 @@ from quiz.answers import Invalid
 from quiz.format.model import QuestionBase, Text, doc
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
-from quiz.render.mathtext import markdown_to_plain
 from quiz.types.base import QuestionType
 from quiz.types.reading import NONE_WORDS, item_numbers, plain_text
 from quiz.variants.variant import Variant
@@ -94,6 +93,8 @@ class ExplainType(QuestionType[ExplainQuestion]):
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The rubric points the learner did not tick, so they see what their answer missed."""
+        from quiz.render.mathtext import markdown_to_plain  # markdown-it: only when a marked answer is shown, not at start-up
+
         if response is None:
             return None
         missed = [markdown_to_plain(variant.text(point, lang)).strip() for n, point in enumerate(self._rubric(variant)) if n not in response]

@@ -12,7 +12,6 @@ from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
 from quiz.format.yaml_source import YamlMap
 from quiz.i18n import tr
-from quiz.render.mathtext import markdown_to_plain
 from quiz.types.reading import plain_text, small_number, words
 from quiz.variants.shuffle import option_order
 from quiz.variants.variant import Variant
@@ -116,6 +115,8 @@ def picks_text(variant: Variant, picks: Collection[str]) -> str:
 
 def marked_picks(variant: Variant, picks: Collection[str], lang: str) -> str:
     """Each option as shown: ✓ picked and right, ✗ picked but wrong, "missed" right but not picked."""
+    from quiz.render.mathtext import markdown_to_plain  # markdown-it: only when a marked answer is shown, not at start-up
+
     right = set(correct_options(variant))
     lines = []
     for n, (i, o) in enumerate(shown(variant)):

@@ -23,7 +23,6 @@ from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
-from quiz.render.mathtext import markdown_to_plain
 from quiz.types.base import Mistake, QuestionType
 from quiz.types.reading import item_numbers, plain_text
 from quiz.variants.shuffle import display_order
@@ -254,6 +253,8 @@ class OrderType(QuestionType[OrderQuestion]):
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""
+        from quiz.render.mathtext import markdown_to_plain  # markdown-it: only when a marked answer is shown, not at start-up
+
         if response is None:
             return None
         items = self._items(variant)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 
 class Heard:
@@ -47,6 +48,16 @@ async def history_open(pilot: Pilot) -> None:
             return
         await pilot.pause()
     raise AssertionError("the history file was never opened")
+
+
+async def steady(pilot: Pilot) -> None:
+    """Ready for a still picture: history read, no blinking cursor, nothing still being laid out."""
+    await history_open(pilot)
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    for area in pilot.app.screen.query(TextArea):
+        area.cursor_blink = False
+    await settle(pilot)
 
 
 async def statistics_shown(pilot: Pilot) -> None:

@@ -18,7 +18,7 @@ from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
 from history_seed import NOW, seed_history
-from pilot_waits import history_open, settle, statistics_shown
+from pilot_waits import settle, statistics_shown, steady
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
@@ -41,16 +41,6 @@ QUESTIONS = {
 
 def app_for(lang: str, key: str | None = None, bank=BANK, selection: Selection | None = None):
     return make_app(start=Selection(key=key) if key else selection, seed=11, lang=lang, bank=bank, now=lambda: NOW)
-
-
-async def steady(pilot: Pilot) -> None:
-    """No blinking cursor in the picture, history read, and nothing still being mounted or laid out."""
-    await history_open(pilot)
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    for area in pilot.app.screen.query(TextArea):
-        area.cursor_blink = False
-    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES)

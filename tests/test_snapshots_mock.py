@@ -15,7 +15,7 @@ from textual.widgets import Input, TextArea
 from fixture_bank import fixture_bank
 from history_seed import NOW
 from mock_app_helpers import SetClock, mock_app, plan_of
-from pilot_waits import history_open, settle
+from pilot_waits import steady
 
 BANK = fixture_bank()
 LANGS = ["en", "ja"]
@@ -24,16 +24,6 @@ SMALL = (80, 24)
 
 def app_for(lang: str, clock: SetClock, *question_ids: str, minutes: float = 10.0):
     return mock_app(BANK, plan_of(BANK, *question_ids, minutes=minutes), clock, lang, now=lambda: NOW)
-
-
-async def steady(pilot: Pilot) -> None:
-    """History read, no blinking cursor, and nothing still being laid out."""
-    await history_open(pilot)
-    for field in pilot.app.screen.query(Input):
-        field.cursor_blink = False
-    for area in pilot.app.screen.query(TextArea):
-        area.cursor_blink = False
-    await settle(pilot)
 
 
 def after(clock: SetClock, seconds: float):

@@ -49,6 +49,7 @@ LATER = (
     "quiz.ui.screens.stats",
     "yaml",  # a warm start reads every pack from the bank cache, no YAML
     "quiz.format.yaml_events",
+    "tomllib",  # the catalogues are read from the cache folder as JSON, not parsed again
 )
 
 

@@ -192,7 +192,10 @@ class _Compiler:
             kwargs = {name: value(namespace, meter) for name, value in keywords}
             return call(args, kwargs, meter)
 
-        return apply
+        def apply_positional(namespace: Mapping[str, object], meter: SizeMeter) -> object:
+            return call([argument(namespace, meter) for argument in arguments], {}, meter)
+
+        return apply if keywords else apply_positional
 
     def _Attribute(self, node: ast.Attribute) -> Step:
         value, name = self.step(node.value), node.attr

@@ -79,7 +79,10 @@ class SizeMeter:
 
     def charge(self, value: object) -> None:
         """Measure `value` and add it to the budget."""
-        self.budget.spend(self.measure(value))
+        if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
+            self.budget.spend(value.size)
+        else:
+            self.budget.spend(self.measure(value))
 
     def spend(self, count: int) -> None:
         """Add `count` elements (a value, or what a function allocates on the way) to the budget."""

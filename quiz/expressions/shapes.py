@@ -32,7 +32,10 @@ def shape_of(value: object) -> tuple[int, ...]:
 
 def check_broadcast(*values: object) -> None:
     """Refuse `values` whose numpy broadcast would be too large (or that do not broadcast)."""
-    if all(_is_number(value) for value in values):
+    for value in values:
+        if not _is_number(value):
+            break
+    else:
         return  # numbers broadcast to one number: the common case, answered without numpy
     shapes = [shape_of(value) for value in values]
     arrays = {shape for shape in shapes if shape}
@@ -44,6 +47,8 @@ def check_broadcast(*values: object) -> None:
 
 def _is_number(value: object) -> bool:
     """A single number numpy holds as one: a float, a numpy number or bool, an int64-sized int."""
+    if type(value) in _PLAIN_NUMBERS:
+        return True
     if isinstance(value, (float, np.number, np.bool_)):
         return True
     return isinstance(value, int) and -(2**63) <= value < 2**63

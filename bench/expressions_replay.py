@@ -46,7 +46,7 @@ def record(seeds: int) -> Recording:
     for name, method in methods.items():
         setattr(Expression, name, recorded(method))
     try:
-        validate_packs([locations.bundled_bank_dir()], seeds=seeds)
+        validate_packs([locations.bundled_bank_dir()], seeds=seeds, workers=1)  # in this process, recorded
     finally:
         for name, method in methods.items():
             setattr(Expression, name, method)

@@ -44,14 +44,17 @@ def _field_names(record: type) -> frozenset[str]:
 ENGINE_RECORDS = _engine_records()
 """Engine result types whose fields an expression may read (AttentionTrace, statistics...)."""
 
-ALLOWED_ATTRIBUTES = ARRAY_ATTRIBUTES.union(*(_field_names(record) for record in ENGINE_RECORDS))
+_RECORD_FIELDS = {record: _field_names(record) for record in ENGINE_RECORDS}
+"""Each engine record's readable fields, worked out once."""
+
+ALLOWED_ATTRIBUTES = ARRAY_ATTRIBUTES.union(*_RECORD_FIELDS.values())
 """Every attribute name that some allowed type has; anything else is refused before running."""
 
 
 def read_attribute(value: object, name: str) -> object:
     """`value.name`, if the runtime type of `value` allows `name` and the result is data."""
     array_attribute = isinstance(value, (np.ndarray, np.generic)) and name in ARRAY_ATTRIBUTES
-    record_field = type(value) in ENGINE_RECORDS and name in _field_names(type(value))
+    record_field = name in _RECORD_FIELDS.get(type(value), ())
     if not (array_attribute or record_field):
         raise AttributeError(f"a value of type {type(value).__name__} has no attribute `.{name}`")
     result = getattr(value, name)

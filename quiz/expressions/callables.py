@@ -18,6 +18,10 @@ It may return how many elements the call allocates on the way (its largest inter
 so work whose result is small still counts against the evaluation's budget.
 """
 
+Caller = Callable[[list[object], dict[str, object], SizeMeter], object]
+"""A function called with positional values, keyword values, and the evaluation's meter."""
+
+
 HIDDEN_PARAMETERS = frozenset({"out"})
 """Keyword-only parameters expressions never see: `out=` would write into shared params."""
 
@@ -41,20 +45,58 @@ class Function:
         object.__setattr__(self, "_binder", _Binder(self.signature))
         object.__setattr__(self, "_remembered", functools.lru_cache(maxsize=256, typed=True)(self.implementation) if self.remember else None)
 
-    def __call__(self, args: list[object], kwargs: dict[str, object], meter: SizeMeter) -> object:
-        """Bind the arguments, run the preflight and charge its cost to `meter`, then call."""
-        arguments = self._binder.bind(args, kwargs)
-        if arguments is None:  # they do not bind: let inspect say why, in its words
-            try:
-                self.signature.bind(*args, **kwargs)
-            except TypeError as error:
-                raise TypeError(f"{self.name}(): {error}") from None
-            raise AssertionError(f"{self.name}(): the fast binder refused arguments inspect binds")
+    def caller(self, count: int, keywords: tuple[str, ...]) -> Caller:
+        """The call for `count` positional arguments and these keywords, bound once.
+
+        Which parameter receives which argument depends only on how many there are and on the
+        keywords' names, both fixed where the call is written: the binding is worked out here,
+        and the call only fills in the values.
+        """
+        slots = self._binder.bind([_Positional(i) for i in range(count)], {name: _Keyword(name) for name in keywords})
+        if slots is None:
+            return self._refuse
+        if self.preflight is None and self._remembered is None:
+            implementation = self.implementation
+            return lambda args, kwargs, meter: implementation(*args, **kwargs)
+        return functools.partial(self._checked, tuple(slots.items()))
+
+    def _refuse(self, args: list[object], kwargs: dict[str, object], meter: SizeMeter) -> object:
+        """Arguments that do not bind: let inspect say why, in its words."""
+        try:
+            self.signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(f"{self.name}(): {error}") from None
+        raise AssertionError(f"{self.name}(): the fast binder refused arguments inspect binds")
+
+    def _checked(
+        self, slots: tuple[tuple[str, object], ...], args: list[object], kwargs: dict[str, object], meter: SizeMeter
+    ) -> object:
+        """Run the preflight on the bound arguments and charge its cost to `meter`, then call."""
+        arguments = {name: _fill(slot, args, kwargs) for name, slot in slots}
         if self.preflight is not None:
             meter.spend(self.preflight(arguments) or 0)
         if self._remembered is not None and _hashable(arguments):
             return self._remembered(*args, **kwargs)
         return self.implementation(*args, **kwargs)
+
+
+@dataclass(frozen=True)
+class _Positional:
+    index: int
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    name: str
+
+
+def _fill(slot: object, args: list[object], kwargs: dict[str, object]) -> object:
+    """The value a bound parameter takes: a positional argument, a keyword's, or its default."""
+    if type(slot) is _Positional:
+        return args[slot.index]
+    if type(slot) is _Keyword:
+        return kwargs[slot.name]
+    return slot
 
 
 def _hashable(arguments: Mapping[str, object]) -> bool:

@@ -1,10 +1,13 @@
-"""Compiled expressions: parsed and checked once, then evaluated against any namespace."""
+"""Compiled expressions: parsed, checked and turned into closures once, then evaluated against any namespace."""
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from quiz.expressions.budget import Budget
-from quiz.expressions.evaluate import Evaluator
+from quiz.expressions.evaluate import Step, compile_steps, may_warn
+from quiz.expressions.meter import SizeMeter
 from quiz.expressions.syntax import ParsedSource, check, parse
 
 
@@ -15,14 +18,27 @@ class Expression:
     source: str
     names: frozenset[str]
     _parsed: ParsedSource = field(repr=False, compare=False)
+    _step: Step = field(repr=False, compare=False)
+    warns: bool = field(repr=False, compare=False)
+    """Whether it may run numpy arithmetic, whose warnings evaluation silences."""
 
     def evaluate(self, namespace: Mapping[str, object], budget: Budget | None = None) -> object:
         """The expression's value with `namespace` supplying its names; raises only ExpressionError.
 
         `budget` is the variant's, shared by all its evaluations; without one, this evaluation
-        gets a budget of its own.
+        gets a budget of its own. numpy's inf and nan pass through without warnings.
         """
-        return Evaluator(self._parsed, self.names, namespace, budget).run()
+        meter = SizeMeter(budget)
+        with meter.budget.running():
+            if not self.warns:  # no errstate to enter: bounds, answers and placeholders are often bare
+                return self._step(namespace, meter)
+            with np.errstate(all="ignore"):
+                return self._step(namespace, meter)
+
+    def evaluate_within(self, namespace: Mapping[str, object], budget: Budget) -> object:
+        """Like `evaluate`, for a caller already inside `budget.running()` and, if the expression
+        `warns`, inside `np.errstate(all="ignore")`: a template evaluating its placeholders."""
+        return self._step(namespace, SizeMeter(budget))
 
 
 def compile_expression(source: str, names: Iterable[str] = ()) -> Expression:
@@ -32,4 +48,5 @@ def compile_expression(source: str, names: Iterable[str] = ()) -> Expression:
     allowed function or constant (see ALLOWED_NAMES), or the error suggests the closest one.
     """
     parsed = parse(source)
-    return Expression(source, check(parsed, names), parsed)
+    used = check(parsed, names)
+    return Expression(source, used, parsed, compile_steps(parsed, used), may_warn(parsed))

@@ -1,6 +1,7 @@
 """Measuring the values an evaluation creates and charging them to the variant's budget."""
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 
 import numpy as np
@@ -16,6 +17,16 @@ from quiz.expressions.limits import (
 
 _TIME_CHECK_EVERY = 4_096
 """Items measured between two checks of the time budget, inside a long list."""
+
+
+_SINGLE = frozenset({float, bool, type(None), np.float64, np.float32, np.float16, np.int64, np.int32, np.bool_})
+"""Types whose every value is one allowed element: measured without a further question."""
+
+
+@functools.cache
+def _field_names(record: type) -> tuple[str, ...]:
+    """The fields of a dataclass type, in order (looked up once per type)."""
+    return tuple(field.name for field in dataclasses.fields(record))
 
 
 class SizeMeter:
@@ -34,10 +45,16 @@ class SizeMeter:
 
     def measure(self, value: object) -> int:
         """Elements in `value`, refusing values outside the caps and dtypes allowed."""
-        if isinstance(value, (np.ndarray, np.generic)):
+        if isinstance(value, np.ndarray):
             if value.dtype.kind not in NUMERIC_KINDS:
                 raise LimitExceeded(f"arrays of dtype {value.dtype} are not supported")
-            return int(value.size)
+            return value.size
+        if type(value) in _SINGLE:  # the most common values, answered by one lookup
+            return 1
+        if isinstance(value, np.generic):
+            if value.dtype.kind not in NUMERIC_KINDS:
+                raise LimitExceeded(f"arrays of dtype {value.dtype} are not supported")
+            return 1
         if isinstance(value, (bool, float)):
             return 1
         if isinstance(value, int):
@@ -56,13 +73,16 @@ class SizeMeter:
         if isinstance(value, Mapping):
             return self._measure_container(value, value.values(), capped=False)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            fields = [getattr(value, field.name) for field in dataclasses.fields(value)]
+            fields = [getattr(value, name) for name in _field_names(type(value))]
             return self._measure_container(value, fields, capped=False)
         return 1
 
     def charge(self, value: object) -> None:
         """Measure `value` and add it to the budget."""
-        self.spend(self.measure(value))
+        if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
+            self.budget.spend(value.size)
+        else:
+            self.budget.spend(self.measure(value))
 
     def spend(self, count: int) -> None:
         """Add `count` elements (a value, or what a function allocates on the way) to the budget."""

@@ -1,6 +1,7 @@
 """Operators and indexing, each preceded by a check of the size of what it will build."""
 
 import ast
+import functools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -14,12 +15,11 @@ from quiz.expressions.shapes import check_broadcast, check_index, check_matmul, 
 _BINARY: dict[type, Callable[[object, object], object]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
     ast.Div: operator.truediv,
     ast.FloorDiv: operator.floordiv,
     ast.Mod: operator.mod,
-    ast.MatMult: operator.matmul,
 }
+"""Operators with no check of their own but numpy's broadcast (`*`, `@` and `**` have theirs)."""
 
 # The operands are whatever the expression computed: a pair Python cannot combine raises TypeError,
 # which the evaluator reports as the expression's error.
@@ -41,26 +41,53 @@ _SEQUENCES = (list, tuple, str)
 _INTEGERS = (int, np.integer)
 
 
-def binary(op: type[ast.operator], left: object, right: object, meter: SizeMeter) -> object:
-    """`left op right` for an allowed operator, refused first if the result would be too large."""
-    repeated_size = None
+BinaryOperator = Callable[[object, object, SizeMeter], object]
+"""`left op right` for one operator, refused first if the result would be too large."""
+
+
+def binary_operator(op: type[ast.operator]) -> BinaryOperator:
+    """The checked function of an allowed operator, chosen once when an expression is compiled."""
     if op is ast.MatMult:
-        check_matmul(shape_of(left), shape_of(right))
-    elif op is ast.Mult:
-        repeated_size = _check_repetition(left, right, meter)
-    elif op is ast.Add and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
-        check_elements(meter.measure(left) + meter.measure(right), "concatenation")
-    elif op is ast.Mod and isinstance(left, str):
-        raise TypeError("`%` formatting of strings is not allowed")
-    if op is not ast.MatMult and (_is_numpy(left) or _is_numpy(right)):
-        check_broadcast(left, right)
+        return _matmul
     if op is ast.Pow:
-        return _power(left, right)
-    result = _BINARY[op](left, right)
+        return _checked_power
+    if op is ast.Mult:
+        return _multiply
+    return functools.partial(_elementwise, _BINARY[op], op is ast.Add, op is ast.Mod)
+
+
+def _matmul(left: object, right: object, meter: SizeMeter) -> object:
+    check_matmul(shape_of(left), shape_of(right))
+    return operator.matmul(left, right)
+
+
+def _checked_power(left: object, right: object, meter: SizeMeter) -> object:
+    if _is_numpy(left) or _is_numpy(right):
+        check_broadcast(left, right)
+    return _power(left, right)
+
+
+def _multiply(left: object, right: object, meter: SizeMeter) -> object:
+    repeated_size = _check_repetition(left, right, meter)
+    if _is_numpy(left) or _is_numpy(right):
+        check_broadcast(left, right)
+    result = operator.mul(left, right)
     if repeated_size is not None and isinstance(result, _SEQUENCES):
         # Saves walking a million-item list just built from a one-item list.
         meter.remember(result, repeated_size)
     return result
+
+
+def _elementwise(
+    apply: Callable[[object, object], object], add: bool, mod: bool, left: object, right: object, meter: SizeMeter
+) -> object:
+    if add and isinstance(left, _SEQUENCES) and isinstance(right, _SEQUENCES):
+        check_elements(meter.measure(left) + meter.measure(right), "concatenation")
+    elif mod and isinstance(left, str):
+        raise TypeError("`%` formatting of strings is not allowed")
+    if _is_numpy(left) or _is_numpy(right):
+        check_broadcast(left, right)
+    return apply(left, right)
 
 
 def compare(op: type[ast.cmpop], left: object, right: object) -> object:

@@ -7,6 +7,9 @@ import numpy as np
 
 from quiz.expressions.limits import NUMERIC_KINDS, LimitExceeded, check_elements, check_terms
 
+_PLAIN_NUMBERS = frozenset({float, bool, np.float64, np.float32, np.float16, np.int64, np.int32, np.bool_})
+"""Types of numbers numpy holds as one element of an allowed dtype."""
+
 
 def numeric(value: object) -> np.ndarray:
     """`value` as an array of bools, ints or floats; other dtypes (objects, strings) are refused.
@@ -14,7 +17,7 @@ def numeric(value: object) -> np.ndarray:
     Lists of huge Python ints would become object arrays whose arithmetic is unbounded,
     so they stop here.
     """
-    array = np.asarray(value)
+    array = value if type(value) is np.ndarray else np.asarray(value)
     if array.dtype.kind not in NUMERIC_KINDS:
         raise LimitExceeded(f"expected numbers, got values of dtype {array.dtype}")
     return array
@@ -22,18 +25,30 @@ def numeric(value: object) -> np.ndarray:
 
 def shape_of(value: object) -> tuple[int, ...]:
     """Shape of a number, array or (nested) list of numbers."""
+    if type(value) in _PLAIN_NUMBERS or (type(value) is int and -(2**63) <= value < 2**63):
+        return ()  # what numpy would say, without building an array
     return numeric(value).shape
 
 
 def check_broadcast(*values: object) -> None:
     """Refuse `values` whose numpy broadcast would be too large (or that do not broadcast)."""
-    if all(_is_number(value) for value in values):
+    for value in values:
+        if not _is_number(value):
+            break
+    else:
         return  # numbers broadcast to one number: the common case, answered without numpy
-    check_elements(math.prod(np.broadcast_shapes(*(shape_of(value) for value in values))))
+    shapes = [shape_of(value) for value in values]
+    arrays = {shape for shape in shapes if shape}
+    if len(arrays) == 1:  # equal shapes, numbers beside them: that shape, without asking numpy
+        check_elements(math.prod(arrays.pop()))
+    else:
+        check_elements(math.prod(np.broadcast_shapes(*shapes)))
 
 
 def _is_number(value: object) -> bool:
     """A single number numpy holds as one: a float, a numpy number or bool, an int64-sized int."""
+    if type(value) in _PLAIN_NUMBERS:
+        return True
     if isinstance(value, (float, np.number, np.bool_)):
         return True
     return isinstance(value, int) and -(2**63) <= value < 2**63

@@ -6,8 +6,12 @@ last two open the placeholder and the others are text: `x^{{{ n }}}` is `x^{` + 
 A literal `{{` is written as a placeholder holding that string: `{{ "{{" }}`.
 """
 
+import contextlib
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+
+import numpy as np
 
 from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
@@ -21,6 +25,7 @@ MAX_PLACEHOLDERS = 100
 """Most `{{ }}` placeholders in one text."""
 MAX_RENDERED_CHARS = 50_000
 """Longest text once its values are filled in, in characters."""
+_ONE_NUMBER = (float, np.float64)  # shown without being measured: one element, always allowed
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,11 @@ class Template:
 
     text: str
     _parts: tuple[str | _Placeholder, ...]
+
+    @functools.cached_property
+    def _warns(self) -> bool:
+        """Whether any placeholder may run numpy arithmetic, whose warnings rendering silences."""
+        return any(expression.warns for expression in self.expressions)
 
     @property
     def expressions(self) -> tuple[Expression, ...]:
@@ -60,13 +70,14 @@ class Template:
         budget = budget if budget is not None else Budget()
         pieces = []
         length = 0
-        with budget.running():
+        # One errstate for the whole text, not one per placeholder.
+        with budget.running(), (np.errstate(all="ignore") if self._warns else contextlib.nullcontext()):
             for part in self._parts:
                 if isinstance(part, str):
                     piece = part
                 else:
                     try:
-                        value = part.expression.evaluate(namespace, budget)
+                        value = part.expression.evaluate_within(namespace, budget)
                     except ExpressionError as error:
                         # The step's own error stays the cause: callers tell a budget running out.
                         raise _rebased(error, self.text, part.offset) from error.__cause__
@@ -82,7 +93,7 @@ class Template:
 
     def _shown(self, value: object, part: _Placeholder, format_value: Callable[[object], str]) -> str:
         try:
-            if SizeMeter().measure(value) > MAX_SHOWN_ELEMENTS:
+            if type(value) not in _ONE_NUMBER and SizeMeter().measure(value) > MAX_SHOWN_ELEMENTS:
                 raise ValueError(f"more than {MAX_SHOWN_ELEMENTS:,} elements are too many to show")
             return format_value(value)
         except (TypeError, ValueError) as error:

@@ -593,6 +593,22 @@ async def test_ctrl_p_opens_the_command_palette_in_the_interface_language(isolat
         assert isinstance(app.screen, QuestionScreen) and len(app.screen.query(".hint")) == 1
 
 
+@pytest.mark.parametrize(("lang", "words"), [("ja", "一致するコマンドはありません"), ("en", "No matches found")])
+async def test_a_search_with_no_match_says_so_in_the_interface_language(isolated_user_dirs, lang, words):
+    app = start("fx-vector", lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        shown = await palette_entries(pilot, "zzqx")
+        for _ in range(50):  # Textual adds the line after its own half-second countdown
+            if len(shown) == 1 and words in shown[0]:  # the line is centred: Align(Text(words))
+                break
+            await pilot.pause(0.1)
+            shown = await palette_entries(pilot, "zzqx")
+        assert len(shown) == 1 and words in shown[0]
+        assert app.screen.query_one(CommandList).get_option_at_index(0).disabled
+
+
 async def test_giving_up_from_the_palette_needs_no_second_press(isolated_user_dirs):
     app = start("fx-vector")
     async with app.run_test(size=SIZE) as pilot:

@@ -12,7 +12,7 @@ import pytest
 from quiz import locations
 from quiz.bank import Bank, load_bank
 from quiz.bank import loading as bank_loading
-from quiz.bank.cache import MAX_CACHE_BYTES, BankCache, source_hash
+from quiz.bank.cache import KEPT_FILES, MAX_CACHE_BYTES, BankCache, source_hash
 from quiz.format.yaml_source import ReadingStopped
 
 HOSTILE = Path(__file__).parent / "hostile"
@@ -170,6 +170,24 @@ def test_a_cache_is_not_shared_between_different_sources(tmp_path):
     bank, cache = warm_load(tmp_path / "cache", [two])
     assert cache.status == "missing" and list(bank.questions) == ["two"]
     assert len(list((tmp_path / "cache").glob("bank-*.jsonl"))) == 2
+
+
+def test_only_the_most_recently_used_cache_files_are_kept(tmp_path):
+    folder = tmp_path / "cache"
+    strangers = [write(folder / "notes.txt", "mine"), write(folder / "bank-zz.jsonl", "not a cache name")]
+    (folder / "bank-0123456789abcdef.jsonl").symlink_to(strangers[0])
+    file_of: dict[int, Path] = {}
+    for n in range(KEPT_FILES + 3):
+        before = set(folder.glob("bank-*.jsonl"))
+        warm_load(folder, [write(tmp_path / f"p{n}.yaml", QUESTION.format(id=f"q{n}"))])
+        [file_of[n]] = set(folder.glob("bank-*.jsonl")) - before
+        os.utime(file_of[n], (1000 + n, 1000 + n))  # used in this order, whatever the clock's grain
+    kept = [n for n, path in file_of.items() if path.exists()]
+    assert kept == list(range(3, KEPT_FILES + 3))
+    assert warm_load(folder, [tmp_path / "p3.yaml"])[1].status == "used"  # the oldest, used again: now the newest
+    warm_load(folder, [write(tmp_path / "new.yaml", QUESTION.format(id="new"))])
+    assert file_of[3].exists() and not file_of[4].exists()
+    assert all(path.exists() for path in strangers) and (folder / "bank-0123456789abcdef.jsonl").is_symlink()
 
 
 # -- caches that must not be trusted --------------------------------------------------------

@@ -58,6 +58,50 @@ def test_a_runs_weights_know_which_cells_the_mask_forbade(compile_yaml):
     assert np.allclose(weights.value, variant.answer)
 
 
+DERIVED_MASK = """
+- id: derived-mask
+  type: matrix
+  topic: implementation
+  prompt: Give the causal weights.
+  params:
+    S: {normal: [3, 3], std: 2, decimals: 0}
+  derived:
+    %s: causal_mask(3)
+    w: softmax(where(%s, S, -inf))
+    leaky: softmax(where(%s, S, S - 30))
+  worked:
+    w: {en: "the weights", ja: "重み"}
+    leaky: {en: "weights with a finite mask", ja: "有限のマスクの重み"}
+  answer: w
+"""
+
+
+def test_a_derived_weight_matrix_takes_the_questions_allowed_as_its_mask(compile_yaml):
+    variant = variant_of(compile_yaml, DERIVED_MASK % (("allowed",) * 3))
+    weights, leaky = worked_values(variant).featured
+    assert weights.is_weights and leaky.is_weights
+    np.testing.assert_array_equal(weights.allowed, np.tril(np.ones((3, 3), dtype=bool)))
+    # Above the diagonal these weights are tiny but not 0: they were allowed, so no cell is marked masked.
+    assert leaky.allowed is None and (leaky.value[~np.tril(np.ones((3, 3), dtype=bool))] > 0).all()
+
+
+def test_a_boolean_matrix_under_another_name_marks_no_cell(compile_yaml):
+    [weights, _] = worked_values(variant_of(compile_yaml, DERIVED_MASK % (("causal",) * 3))).featured
+    assert weights.is_weights and weights.allowed is None
+
+
+@pytest.mark.parametrize("question_id", ["causal-weights-3x3", "padding-mask-batch-weights"])
+def test_the_banks_masked_weight_questions_mark_their_masked_cells(question_id):
+    from quiz import locations
+
+    compiled = load_bank([locations.bundled_bank_dir()]).compiled(question_id)
+    assert compiled is not None
+    variant = make_variant(compiled, 3)
+    [weights] = [t for t in worked_values(variant).featured if t.is_weights]
+    assert weights.allowed is not None and not weights.allowed.all()
+    assert (weights.value[~weights.allowed] == 0).all()
+
+
 def test_without_worked_the_weights_are_featured_and_the_rest_folded(compile_yaml):
     values = worked_values(variant_of(compile_yaml, CAUSAL % ""))
     assert [t.name for t in values.featured] == ["run.weights"]  # unmasked is a weight matrix too, but has no words

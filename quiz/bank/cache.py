@@ -7,6 +7,10 @@ and a hash of its source files, so a cache written by other code is never truste
 data only (JSON read against the model's types, see `codec.py`), written atomically and readable
 by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
 readable by others, or that does not fit the model, is ignored and written afresh.
+
+Each `--bank` set has its own file, so the folder keeps only the `KEPT_FILES` most recently used
+(a file used is touched); older ones are removed when a cache is written. Only the owner's own
+regular files named as the cache names them are ever removed.
 """
 
 from __future__ import annotations
@@ -17,10 +21,11 @@ import importlib.util
 import json
 import logging
 import os
+import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -40,6 +45,9 @@ FORMAT: Final = 1
 """The layout of the cache file; a change to it is a change to the quiz's sources too."""
 MAX_CACHE_BYTES: Final = 64 * 1024 * 1024
 """A larger cache file is ignored unread (the bundled bank's is about 1 MB)."""
+KEPT_FILES: Final = 8
+"""Cache files (sets of sources) kept in the folder: the most recently used ones."""
+CACHE_NAME: Final = re.compile(r"bank-[0-9a-f]{16}\.jsonl")
 PACK, CLAIMS = "pack", "claims"
 
 
@@ -109,6 +117,8 @@ class BankCache:
             return
         self.status = "used"
         self._changed = False
+        with suppress(OSError):  # used now: the last to be pruned (never through a symlink put in its place)
+            os.utime(self._path, follow_symlinks=os.utime not in os.supports_follow_symlinks)
 
     def pack(self, path: Path, digest: str) -> list[Event] | None:
         """The events of the pack at `path` whose content hashes to `digest`, if kept."""
@@ -162,6 +172,7 @@ class BankCache:
             log.info("bank cache %s not written: %s", self._path, exc)
             return
         self._changed = False
+        _prune(self.folder, self.owner)
 
     def _take(self, key: tuple[str, str, str]) -> Any:
         stored = self._stored.get(key)
@@ -200,6 +211,26 @@ class BankCache:
                 raise Unusable(f"line {number} is not an entry")
             entries[(entry[0], entry[1], entry[2])] = (line, entry)
         return entries
+
+
+def _prune(folder: Path, owner: int | None, keep: int = KEPT_FILES) -> None:
+    """Remove all but the `keep` most recently used cache files of `owner` in `folder`."""
+    found: list[tuple[float, Path]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if CACHE_NAME.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                    status = entry.stat(follow_symlinks=False)
+                    if owner is None or status.st_uid == owner:
+                        found.append((status.st_mtime, Path(entry.path)))
+    except OSError as exc:
+        log.info("bank cache folder %s not pruned: %s", folder, exc)
+        return
+    for _, path in sorted(found, reverse=True)[keep:]:
+        try:
+            path.unlink()
+        except OSError as exc:
+            log.info("bank cache %s not removed: %s", path, exc)
 
 
 @contextmanager

@@ -15,6 +15,7 @@ from quiz.bank import Selection
 from quiz.i18n import tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import ChangeLanguage, OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
+from quiz.ui.palette import QuizCommandPalette
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.translate import translate_command
 
@@ -42,7 +43,7 @@ class AppCommands(QuizAppBase):
         """Textual's palette, with its search prompt in the interface language."""
         # The ignore: Textual types is_open's argument App[object], and App's return type is invariant.
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
-            self.push_screen(CommandPalette(placeholder=tr("ui.palette_placeholder", self.lang), id="--command-palette"))
+            self.push_screen(QuizCommandPalette(self.lang))
 
     def action_help_quit(self) -> None:
         """Ctrl+C with nothing to copy: say how to quit, as Textual does, in the interface language."""

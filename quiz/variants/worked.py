@@ -6,8 +6,10 @@ in that order. A question without `worked:` features its attention runs' weights
 steps of its attention runs (scores, scaled scores, weights, output) are kept for a "more worked
 values" fold, worded by the catalogue; a value with no words (a parameter, a helper such as the
 sorted outcomes a constraint compares) is never shown, as its name would mean nothing to a
-learner. A trace's weights carry which cells the mask allowed; a weight matrix (non-negative
-rows summing to one, or a trace's weights) is marked for a heatmap.
+learner. A weight matrix (non-negative rows summing to one, or a trace's weights) is marked for
+a heatmap, with the cells the mask allowed: a trace's own, or for a derived weight matrix the
+question's boolean `allowed` of the same shape, when the matrix is exactly 0 wherever it forbids
+(a masked cell then reads differently from an allowed weight that rounds to 0.00).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from quiz.format.compile import ANSWER_NAME, TRACE_STEPS
 from quiz.format.model import Text
 from quiz.variants.variant import Variant
 
+MASK_NAME: Final = "allowed"
+"""The derived value that says which cells a question's own weight matrices let through."""
 MAX_SHOWN: Final = 16
 """Largest number of rows or columns a worked tensor is shown with."""
 SHOWN_STEPS: Final = ("scores", "scaled", "weights", "output")
@@ -120,7 +124,19 @@ def _named(variant: Variant, name: str, label: Text, runs: dict[str, tuple[int, 
     if step:
         return None
     array = _showable(value, scalars=True)
-    return None if array is None else WorkedTensor(name, array, _is_weight_matrix(array), label)
+    if array is None:
+        return None
+    is_weights = _is_weight_matrix(array)
+    return WorkedTensor(name, array, is_weights, label, allowed=_mask_of(variant, array) if is_weights else None)
+
+
+def _mask_of(variant: Variant, weights: np.ndarray) -> np.ndarray | None:
+    """The question's `allowed` for a derived weight matrix it masks: a boolean array of the same
+    shape, every forbidden cell exactly 0 in `weights` (None otherwise: no cell is marked)."""
+    allowed = variant.values.get(MASK_NAME)
+    if not isinstance(allowed, np.ndarray) or allowed.dtype != np.bool_ or allowed.shape != weights.shape:
+        return None
+    return allowed if not weights[~allowed].any() else None
 
 
 def worked_values(variant: Variant) -> WorkedValues:

@@ -176,7 +176,7 @@ def main() -> None:
     print(f"  what a tick's frames redrew: {ticking['redrawn'][0]}")
     practice, each, held = run("practice"), run("each"), run("end")
     median, worst, count = (float(x) for x in practice["submit_ms"])
-    print("submit to feedback on screen, answers saved to history first:")
+    print("submit to the verdict and explanation on screen, answers saved to history first:")
     print(f"  on the practice screen (the floor), {count:.0f} answers: median {median:.1f} ms, worst {worst:.1f} ms")
     median, worst, count = (float(x) for x in each["submit_ms"])
     print(f"  in a mock (feedback each), {count:.0f} answers: median {median:.1f} ms, worst {worst:.1f} ms (goal <= 50 ms)")

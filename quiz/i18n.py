@@ -7,13 +7,15 @@ supplied by our own code, never from question packs.
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
-from importlib.resources import files
+from pathlib import Path
 from typing import Final
+
+from quiz.catalogue_cache import flat_catalogue
 
 LANGUAGES: Final = ("en", "ja")
 DEFAULT_LANGUAGE: Final = "en"
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 
 
 @cache
@@ -21,8 +23,8 @@ def catalogue(lang: str) -> dict[str, str]:
     """The flat `area.key -> text` table for `lang` (empty for an unknown language)."""
     if lang not in LANGUAGES:
         return {}
-    raw = tomllib.loads(files("quiz").joinpath("locale", f"{lang}.toml").read_text("utf-8"))
-    return {f"{area}.{key}": text for area, table in raw.items() for key, text in table.items()}
+    # Parsed once and kept in the cache folder (`quiz.catalogue_cache`): parsing TOML is slow.
+    return flat_catalogue(lang, (LOCALE_DIR / f"{lang}.toml").read_bytes())
 
 
 def tr(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:

@@ -32,7 +32,7 @@ def config_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Where the quiz keeps what it can rebuild (the loaded bank); `QUIZ_CACHE_DIR` overrides it."""
+    """Where the quiz keeps what it can rebuild (the loaded bank, the parsed catalogues); `QUIZ_CACHE_DIR` overrides it."""
     return Path(os.environ.get("QUIZ_CACHE_DIR") or platformdirs.user_cache_dir(APP_NAME))
 
 

@@ -1,5 +1,6 @@
 """What the first question waits for: only its own screen's modules are imported before it is on
-screen; the help, other answer widgets, the code runner and the history store come later."""
+screen; the help, other answer widgets, other question types' behaviour, the code runner and the
+history store come later."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ LATER = (
     "quiz.ui.screens.help",  # F1
     "quiz.ui.answers.code",  # a code question's editor
     "quiz.ui.answers.choice",  # other types' widgets
+    "quiz.ui.answers.explain",
+    "quiz.types.choice",  # other types' behaviour: a warm start reads only their models
+    "quiz.types.multi",
+    "quiz.types.order",
+    "quiz.types.truefalse",
+    "quiz.types.explain",
+    "quiz.types.code",
+    "quiz.types.options",
     "textual.widgets._text_area",
     "quiz.code.run",  # running a candidate's file
     "quiz.code.sandbox",
@@ -40,6 +49,7 @@ LATER = (
     "quiz.ui.screens.stats",
     "yaml",  # a warm start reads every pack from the bank cache, no YAML
     "quiz.format.yaml_events",
+    "tomllib",  # the catalogues are read from the cache folder as JSON, not parsed again
 )
 
 
@@ -67,3 +77,20 @@ def test_loading_the_bank_leaves_markdown_to_what_renders_it():
     shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=60)
     loaded = set(json.loads(shown.stdout))
     assert loaded.isdisjoint({"markdown_it", "quiz.render.mathtext"}), sorted(loaded & {"markdown_it", "quiz.render.mathtext"})
+
+
+BEHAVIOUR = {f"quiz.types.{name}" for name in ("number", "vector", "matrix", "choice", "multi", "order", "truefalse", "explain", "code")}
+
+
+def test_the_registry_imports_a_types_behaviour_when_it_is_first_looked_up():
+    """The bank and the registry bring every model but no type's behaviour; looking a type up
+    imports its module alone (matrix brings the numeric types' shared base, not number or vector)."""
+    code = (
+        "import json, sys, quiz.bank, quiz.types.registry as r; before = sorted(sys.modules); kind = r.TYPES['matrix']; "
+        "print(json.dumps([before, sorted(sys.modules), kind.name, sorted(r.TYPES)]))"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=60)
+    before, after, name, names = json.loads(shown.stdout)
+    assert "quiz.types.models" in before and BEHAVIOUR.isdisjoint(before), sorted(BEHAVIOUR & set(before))
+    assert name == "matrix" and BEHAVIOUR & set(after) == {"quiz.types.matrix"}
+    assert "quiz.types.numeric" in after and sorted(names) == sorted(n.rsplit(".", 1)[1] for n in BEHAVIOUR)

@@ -9,16 +9,24 @@ whatever a pack holds.
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from quiz.authoring.selftest import self_test, time_scale
-from quiz.bank import load_bank
+from quiz.bank import Bank, load_bank
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
-from quiz.format.diagnostics import Diagnostic, Location, Report
+from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
+from quiz.format.model import QuestionBase
+
+log = logging.getLogger(__name__)
 
 FILE_SECONDS: Final = 10.0
 """CPU time the self-tests of one file may take at the default seeds (times `time_scale` for
@@ -51,34 +59,96 @@ class Validation:
         )
 
 
-def validate_packs(paths: Sequence[Path] | None, extra: Sequence[Path] = (), seeds: int = 20) -> Validation:
+def validate_packs(
+    paths: Sequence[Path] | None, extra: Sequence[Path] = (), seeds: int = 20, workers: int | None = None
+) -> Validation:
     """Load `paths` (default: the bundled bank and the packs folder) and `extra`, check every
-    question and self-test each that compiles with `seeds` seeds (0 skips self-tests)."""
+    question and self-test each that compiles with `seeds` seeds (0 skips self-tests), files in
+    up to `workers` processes at once (default: one per core this process may use)."""
     bank = load_bank(paths or None, extra=extra)
     report = Report()
     report.extend(bank.report)
     for question in bank.rejected:  # its broken rules are reported already: check the rest of it
         check_question(question, bank.claims, report)
-    files: dict[Path, Budget] = {}
+    files: dict[Path, list[QuestionBase]] = {}
     for question in bank.questions.values():
-        compiled = check_question(question, bank.claims, report)
-        if compiled is None or seeds <= 0:
-            continue
-        where = question.source or Location(Path("<question>"))
-        seconds = FILE_SECONDS * time_scale(seeds)
-        clock = files.setdefault(where.path, Budget(seconds=seconds, check_interval=0))  # once a question
-        try:
-            clock.check_time()
-        except BudgetExceeded:
-            report.warning(where, f"{question.id}: not self-tested: this file's self-tests used their {seconds:g} s of CPU time")
-            continue
-        with clock.running():
-            found = self_test(compiled, seeds)
-        for diagnostic in found:
-            report.add(diagnostic)
+        files.setdefault(_path_of(question), []).append(question)
+    found = self_tests(bank, list(files.values()), seeds, usable_cores() if workers is None else workers)
+    for question in bank.questions.values():
+        if check_question(question, bank.claims, report) is not None:
+            for diagnostic in found.get(question.id, ()):
+                report.add(diagnostic)
     diagnostics = sorted(report.diagnostics, key=_listing_order)
     questions = len(bank.questions) + len(bank.rejected)
     return Validation(diagnostics, len(bank.files), questions, report.error_count, report.warning_count)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def self_tests(bank: Bank, files: list[list[QuestionBase]], seeds: int, workers: int) -> dict[str, list[Diagnostic]]:
+    """What the self-tests of each file's questions found, by question id (nothing when `seeds`
+    is 0). Files are tested in worker processes when there are several of each and the system
+    can fork; each worker keeps every CPU-time budget of its own, so a pack stops as soon in one."""
+    if seeds <= 0:
+        return {}
+    workers = min(workers, len(files))
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return {k: v for questions in files for k, v in _test_file(bank, questions, seeds).items()}
+    global _SHARED
+    _SHARED = (bank, files, seeds)  # forked workers inherit it: nothing is pickled but their findings
+    # The largest files first, so that no worker is left with a long one at the end.
+    order = sorted(range(len(files)), key=lambda n: -len(files[n]))
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = list(pool.map(_test_shared_file, order))
+    except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal): test here instead
+        log.warning("self-test workers stopped (%s); testing in this process", exc)
+        results = [_test_file(bank, questions, seeds) for questions in files]
+    finally:
+        _SHARED = None
+    return {k: v for found in results for k, v in found.items()}
+
+
+_SHARED: tuple[Bank, list[list[QuestionBase]], int] | None = None
+
+
+def _test_shared_file(index: int) -> dict[str, list[Diagnostic]]:
+    assert _SHARED is not None  # set by self_tests before the workers fork
+    bank, files, seeds = _SHARED
+    return _test_file(bank, files[index], seeds)
+
+
+def _test_file(bank: Bank, questions: list[QuestionBase], seeds: int) -> dict[str, list[Diagnostic]]:
+    """Self-test one file's questions in order, within the file's CPU time; a question past it is
+    reported untested."""
+    seconds = FILE_SECONDS * time_scale(seeds)
+    clock = Budget(seconds=seconds, check_interval=0)  # read once a question
+    found: dict[str, list[Diagnostic]] = {}
+    for question in questions:
+        compiled = check_question(question, bank.claims, Report())
+        if compiled is None:
+            continue
+        try:
+            clock.check_time()
+        except BudgetExceeded:
+            message = f"{question.id}: not self-tested: this file's self-tests used their {seconds:g} s of CPU time"
+            found[question.id] = [Diagnostic(_location_of(question), Severity.WARNING, message)]
+            continue
+        with clock.running():
+            found[question.id] = self_test(compiled, seeds)
+    return found
+
+
+def _location_of(question: QuestionBase) -> Location:
+    return question.source or Location(Path("<question>"))
+
+
+def _path_of(question: QuestionBase) -> Path:
+    return _location_of(question).path
 
 
 def _listing_order(diagnostic: Diagnostic) -> tuple[str, int, int, int]:

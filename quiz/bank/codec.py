@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin
 
 from quiz.format.diagnostics import Location
 
@@ -223,10 +224,26 @@ def _mapping(key: Any, value: Any) -> Codec:
     return (lambda mapping: [[encode_key(k), encode_value(v)] for k, v in mapping.items()]), decode_one
 
 
+def _field_types(cls: type) -> dict[str, Any]:
+    """The type hints of `cls`'s fields, each class's own evaluated once: `get_type_hints` would
+    evaluate the fields every question has again for each of the nine question models."""
+    hints: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        if base is not object:
+            hints.update(_own_field_types(base))
+    return hints
+
+
+@cache
+def _own_field_types(cls: type) -> dict[str, Any]:
+    """The type hints `cls` itself declares (not its bases'), evaluated in its module."""
+    return inspect.get_annotations(cls, eval_str=True)
+
+
 def _dataclass(cls: Any) -> Codec:
     # Every field, in declaration order, as a list: internal fields (locations, marks, the
     # content version) are part of what loading gives and come back as they were.
-    hints = get_type_hints(cls, include_extras=True)
+    hints = _field_types(cls)
     names = [f.name for f in dataclasses.fields(cls) if f.init]
     codecs = [codec_for(hints[name]) for name in names]
     size = len(names)

@@ -23,7 +23,7 @@ ALL_FAULTS = "all"
 def check_question(question: QuestionBase, claims: Claims, report: Report) -> CompiledQuestion | None:
     """Report every problem of `question`; return it compiled when it has no error."""
     where = question.source or Location(Path("<question>"))
-    errors_before = len(report.errors)
+    errors_before = report.error_count  # listed or only counted: a full file's errors count too
     report = QuestionReport(report, question.id)
     if claims.topics and question.topic not in claims.topics:
         at = located(question, "topic") or where
@@ -42,7 +42,7 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
         _check_worked(question, where, report)
     _warn(question, where, report)
     compiled = compile_question(question, report)
-    return compiled if len(report.errors) == errors_before else None
+    return compiled if report.error_count == errors_before else None
 
 
 def _check_worked(question: Parametric, where: Location, report: Report) -> None:

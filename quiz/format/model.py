@@ -1,6 +1,6 @@
 """The question model's building blocks: the fields every question has and the parts types share.
 
-Each question type's own model lives in its module under `quiz/types/`, built from these. The
+Each question type's own model lives in `quiz/types/models.py`, built from these. The
 loader converts YAML into them (see `convert.py`) and the JSON Schema for editors is generated
 from them (see `schema.py`), so the model is the single description of the format.
 `docs/authoring.md` explains it for authors, with an example of every type.
@@ -340,10 +340,8 @@ class QuestionBase:
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.id):
             error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
-        self.check_type(where, raw, report)
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        """Rules of one question type (reported, see `error_at`); the base has none."""
+        # The rules of one question type are its behaviour's (`QuestionType.check`), checked by
+        # `quiz.types.registry.convert_question` once the question is made.
 
     @property
     def is_parametric(self) -> bool:

@@ -15,7 +15,7 @@ from quiz.mock.compose import MockPlan
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.numbers import format_array_inline
 from quiz.render.present import answer_line, prompt_preview
-from quiz.types.explain import ExplainQuestion
+from quiz.types.models import ExplainQuestion
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant

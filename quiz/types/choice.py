@@ -2,50 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from quiz.answers import Invalid
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
-from quiz.format.model import Expr, Option, Parametric, QuestionBase, doc, error_at, option_ids
+from quiz.format.model import error_at, option_ids
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types import options
 from quiz.types.base import Evaluate, QuestionType
+from quiz.types.models import ChoiceQuestion
 from quiz.variants.variant import Variant, VariantError, quoted
-
-
-@dataclass(frozen=True, kw_only=True)
-class ChoiceQuestion(Parametric, QuestionBase):
-    """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
-
-    type: Literal["choice"] = "choice"
-    options: tuple[Option, ...] = field(
-        metadata=doc("The options (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=options.MAX_OPTIONS)
-    )
-    shuffle: bool = field(
-        default=True,
-        metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."),
-    )
-    answer: Expr | None = field(
-        default=None, metadata=doc("For a parametric question: an expression giving the correct option's id.", referenced=True)
-    )
-
-    @property
-    def shuffles(self) -> bool:
-        return self.shuffle
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options, self.shuffle)
-        marked = sum(o.correct for o in self.options)
-        if self.answer is None and marked != 1:
-            error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
-        if self.answer is not None and marked:
-            error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
-
 
 SCAFFOLD = r"""id: <ID>
 type: choice
@@ -75,6 +45,14 @@ class ChoiceType(QuestionType[ChoiceQuestion]):
     model = ChoiceQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "scaling"
+
+    def check(self, question: ChoiceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+        options.check_options(where, raw, report, question.options, question.shuffle)
+        marked = sum(o.correct for o in question.options)
+        if question.answer is None and marked != 1:
+            error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
+        if question.answer is not None and marked:
+            error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         if compiled.answer is None:

@@ -13,62 +13,26 @@ from __future__ import annotations
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from quiz import code
 from quiz.answers import Invalid
-from quiz.code.checks import CHECKS
-from quiz.code.task_ids import TASK_IDS
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located
-from quiz.format.model import QuestionBase, Text, doc, error_at
+from quiz.format.model import Text, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types.base import Mistake, Problem, QuestionType
+from quiz.types.models import CodeQuestion
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
     from quiz.code import AnyTask, CodeOutcome, Limits, RunError
 
-CHECK_IDS: Final = CHECKS
 SOURCE_NAME: Final = "solution.py"
 """How messages name the candidate's file when it has no name of its own (the app's editor)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class CodeQuestion(QuestionBase):
-    """Write a function in numpy; fixed checks run it on drawn inputs and name the mistake it makes."""
-
-    type: Literal["code"] = "code"
-    # Literal of a runtime tuple: the loader and `quiz schema` read the allowed ids from it, which mypy
-    # cannot follow (valid-type); the ids are checked where they are read.
-    task: Literal[TASK_IDS] = field(metadata=doc("The function kind to write; it fixes the functions' names and parameters."))  # type: ignore[valid-type]
-    checks: tuple[Literal[CHECK_IDS], ...] | None = field(  # type: ignore[valid-type]
-        default=None, metadata=doc("The checks to run, from those the task has (default: all of them).")
-    )
-    policy: dict[str, str] = field(
-        default_factory=dict, metadata=doc("What the checks expect where a choice is stated: empty_rows (zero or nan) for attention and softmax.")
-    )
-    starter: str | None = field(default=None, metadata=doc("The Python the candidate starts from (default: each function's def line)."))
-
-    @property
-    def is_parametric(self) -> bool:
-        """The checks' inputs are drawn afresh for each variant, from its seed."""
-        return True
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        task = code.get_task(self.task)
-        for problem in code.check_problems(task.checks, task.policies, self.checks, None):
-            error_at(where, raw, "checks", f"checks: {problem}", report)
-        for problem in code.check_problems(task.checks, task.policies, None, self.policy):
-            error_at(where, raw, "policy", f"policy: {problem}", report)
-        if self.starter is not None:
-            unsafe = _unsafe_character(self.starter)
-            problems = [unsafe] if unsafe else code.starter_problems(task, self.starter)
-            for problem in problems:
-                error_at(where, raw, "starter", f"starter: {problem}", report)
 
 
 def _unsafe_character(text: str) -> str | None:
@@ -215,6 +179,18 @@ class CodeType(QuestionType[CodeQuestion]):
     model = CodeQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "implementation"
+
+    def check(self, question: CodeQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+        task = code.get_task(question.task)
+        for problem in code.check_problems(task.checks, task.policies, question.checks, None):
+            error_at(where, raw, "checks", f"checks: {problem}", report)
+        for problem in code.check_problems(task.checks, task.policies, None, question.policy):
+            error_at(where, raw, "policy", f"policy: {problem}", report)
+        if question.starter is not None:
+            unsafe = _unsafe_character(question.starter)
+            problems = [unsafe] if unsafe else code.starter_problems(task, question.starter)
+            for problem in problems:
+                error_at(where, raw, "starter", f"starter: {problem}", report)
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """Reading a file is running it: the checks' outcome, or why the file cannot be run."""

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from quiz.answers import Invalid
-from quiz.format.model import QuestionBase, Text, doc
+from quiz.format.model import Text
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types.base import QuestionType
+from quiz.types.models import ExplainQuestion
 from quiz.types.reading import NONE_WORDS, item_numbers, plain_text
 from quiz.variants.variant import Variant
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExplainQuestion(QuestionBase):
-    """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
-
-    type: Literal["explain"] = "explain"
-    model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))
-    rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked.", minItems=1))
-
 
 SCAFFOLD = r"""id: <ID>
 type: explain

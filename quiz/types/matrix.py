@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from quiz.types.numeric import NumericQuestion, NumericType
-
-
-@dataclass(frozen=True, kw_only=True)
-class MatrixQuestion(NumericQuestion):
-    """A question answered with a matrix of numbers."""
-
-    type: Literal["matrix"] = "matrix"
-
+from quiz.types.models import MatrixQuestion
+from quiz.types.numeric import NumericType
 
 SCAFFOLD = r"""id: <ID>
 type: matrix

@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from quiz.answers import Invalid
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
-from quiz.format.model import Option, QuestionBase, doc, error_at
+from quiz.format.model import error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types import options
 from quiz.types.base import QuestionType
+from quiz.types.models import MultiQuestion
 from quiz.types.reading import NONE_WORDS, plain_text
 from quiz.variants.variant import Variant
-
-
-@dataclass(frozen=True, kw_only=True)
-class MultiQuestion(QuestionBase):
-    """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
-
-    type: Literal["multi"] = "multi"
-    options: tuple[Option, ...] = field(metadata=doc("The options; mark each correct one `correct: true`.", minItems=2, maxItems=options.MAX_OPTIONS))
-    shuffle: bool = field(
-        default=True,
-        metadata=doc("Show the options in a new order for each variant (default true); false keeps the order written, for 'none of the above'."),
-    )
-
-    @property
-    def shuffles(self) -> bool:
-        return self.shuffle
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, self.options, self.shuffle)
-        if not any(o.correct for o in self.options):
-            error_at(where, raw, "options", "mark at least one option `correct: true`", report)
-
 
 SCAFFOLD = r"""id: <ID>
 type: multi
@@ -67,6 +45,11 @@ class MultiType(QuestionType[MultiQuestion]):
     model = MultiQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "diagnosis"
+
+    def check(self, question: MultiQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+        options.check_options(where, raw, report, question.options, question.shuffle)
+        if not any(o.correct for o in question.options):
+            error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         plain = plain_text(text)

@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from quiz.types.numeric import NumericQuestion, NumericType
-
-
-@dataclass(frozen=True, kw_only=True)
-class NumberQuestion(NumericQuestion):
-    """A question answered with one number."""
-
-    type: Literal["number"] = "number"
-
+from quiz.types.models import NumberQuestion
+from quiz.types.numeric import NumericType
 
 SCAFFOLD = r"""id: <ID>
 type: number

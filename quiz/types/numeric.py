@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar, Final
 
@@ -18,7 +17,7 @@ from quiz.answers import Invalid, describe_shape, parse_answer
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where, located
-from quiz.format.model import Expr, Misconception, Parametric, QuestionBase, Tolerance, doc, error_at
+from quiz.format.model import Tolerance, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, within
@@ -26,6 +25,7 @@ from quiz.i18n import tr
 from quiz.render.numbers import format_array_inline, format_number
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
+from quiz.types.models import NumericQuestion
 from quiz.variants.variant import Variant, VariantError, quoted
 
 MAX_ELEMENTS: Final = 64
@@ -34,21 +34,6 @@ OUTSIDE: Final = 1.1
 """How far outside the tolerance the self-test's near-miss is placed, as a multiple of the allowed error."""
 SHOWN_DIGITS: Final = 4
 """Significant figures the answer key is shown with (`format_number`'s default)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class NumericQuestion(Parametric, QuestionBase):
-    """A question answered with a number, a vector or a matrix."""
-
-    answer: Expr = field(metadata=doc("The correct answer: an expression the engine evaluates, or a literal."))
-    tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
-    misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        names = [m.name for m in self.misconceptions]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
 
 
 def tolerance_rule(question: NumericQuestion, lang: str) -> str:
@@ -113,6 +98,12 @@ class NumericType(QuestionType[NumericQuestion]):
     """Shared behaviour of the numeric types; `rank` is the key's number of dimensions."""
 
     rank: ClassVar[int]
+
+    def check(self, question: NumericQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+        names = [m.name for m in question.misconceptions]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         assert compiled.answer is not None

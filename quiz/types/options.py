@@ -16,8 +16,6 @@ from quiz.types.reading import plain_text, small_number, words
 from quiz.variants.shuffle import option_order
 from quiz.variants.variant import Variant
 
-MAX_OPTIONS: Final = 26
-
 
 def letter(index: int) -> str:
     """How the option at `index` is labelled for learners: a, b, c, ..."""

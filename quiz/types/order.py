@@ -11,129 +11,21 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any
 
 from quiz.answers import Invalid
 from quiz.format.diagnostics import Report
-from quiz.format.marks import Marks, Where, located
-from quiz.format.model import ID_PATTERN, INTERNAL, QuestionBase, Text, doc, error_at
-from quiz.format.scalars import INVALID, describe
+from quiz.format.marks import Where, located
+from quiz.format.model import Text
 from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types.base import Mistake, QuestionType
+from quiz.types.models import CriticalPair, OrderQuestion
 from quiz.types.reading import item_numbers, plain_text
 from quiz.variants.shuffle import display_order
 from quiz.variants.variant import Variant
-
-
-@dataclass(frozen=True, slots=True)
-class OrderItem:
-    """One step: its text, and an id when a critical pair names it (`{id: mask, text: ...}`)."""
-
-    text: Text
-    id: str | None = None
-
-    @classmethod
-    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
-        if not (isinstance(value, YamlMap) and "text" in value):
-            text = Text.from_yaml(value, where, report)
-            return cls(text) if isinstance(text, Text) else INVALID
-        ok = True
-        for key in value:
-            if key not in ("id", "text"):
-                report.error(where.child(key, value.marks[key]).location(), f"{where.field}: unknown field '{key}' in an item (id, text)")
-                ok = False
-        item_id = value.get("id")
-        if item_id is not None and not (isinstance(item_id, str) and ID_PATTERN.fullmatch(item_id)):
-            at = where.child("id", value.marks["id"]).location()
-            report.error(at, f"{where.field}.id: expected a short id (lower-case letters, digits, - or _), got {describe(item_id)}")
-            ok = False
-        text = Text.from_yaml(value["text"], where.child("text", value.marks["text"]), report)
-        if not (ok and isinstance(text, Text)):
-            return INVALID
-        return cls(text, item_id if isinstance(item_id, str) else None)  # ok: item_id is None or a valid id
-
-    @classmethod
-    def json_schema(cls) -> dict[str, Any]:
-        return {
-            "description": "A step: its text, or {id, text} when a critical pair names it.",
-            "anyOf": [
-                Text.json_schema(),
-                {
-                    "type": "object",
-                    "properties": {
-                        "id": {
-                            "type": "string",
-                            "pattern": f"^{ID_PATTERN.pattern}$",
-                            "description": "A short id a critical pair names, such as mask.",
-                        },
-                        "text": Text.json_schema(),
-                    },
-                    "required": ["text"],
-                    "additionalProperties": False,
-                },
-            ],
-        }
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CriticalPair:
-    """Two steps whose order matters most: putting the second before the first is a named mistake."""
-
-    yaml_label: ClassVar[str] = "critical pair"
-    pair: tuple[str, ...] = field(
-        metadata=doc("[first, then]: the ids of two items; `first` must come before `then`.", minItems=2, maxItems=2, reason="[first, then]")
-    )
-    name: str = field(metadata=doc("The mistake's short id (history and statistics use it), such as mask_after_softmax.", pattern=ID_PATTERN.pattern))
-    label: Text | None = field(default=None, metadata=doc("The mistake in a few words, as learners read it."))
-    feedback: Text = field(metadata=doc("What the learner is told when their order makes this mistake."))
-    cap: float = field(
-        default=0.0,
-        metadata=doc("The most an order making this mistake can score, from 0 up to, not including, 1 (default 0).", minimum=0, exclusiveMaximum=1),
-    )
-    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
-
-    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
-        if len(self.pair) == 2 and self.pair[0] == self.pair[1]:
-            message = f"a critical pair needs two different item ids, [first, then]; this one names '{self.pair[0]}' twice"
-            error_at(where, raw, "pair", message, report)
-        if not ID_PATTERN.fullmatch(self.name):
-            error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
-
-
-@dataclass(frozen=True, kw_only=True)
-class OrderQuestion(QuestionBase):
-    """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
-
-    type: Literal["order"] = "order"
-    items: tuple[OrderItem, ...] = field(
-        metadata=doc("The steps, written in the correct order (they are shuffled when shown).", minItems=2, maxItems=12)
-    )
-    critical: tuple[CriticalPair, ...] = field(default=(), metadata=doc("Pairs of steps whose wrong order is a named mistake that caps the score."))
-
-    @property
-    def shuffles(self) -> bool:
-        return True
-
-    def check_type(self, where: Where, raw: YamlMap, report: Report) -> None:
-        ids = [item.id for item in self.items if item.id is not None]
-        seen: set[str] = set()
-        for index, item in enumerate(self.items):
-            if item.id is None:
-                continue
-            if item.id in seen:  # reported at the second use, where the slip is
-                message = f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique"
-                report.error(located(self, "items", index) or where.location(), message)
-            seen.add(item.id)
-        for pair in self.critical:
-            unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
-            if unknown:
-                known = f"the item ids are {', '.join(dict.fromkeys(ids))}" if ids else "no item has an id: write {id: mask, text: ...}"
-                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)}; {known}"
-                report.error(located(pair, "pair") or where.location(), message)
 
 
 def ordered_pairs(order: Sequence[int]) -> int:
@@ -182,6 +74,23 @@ class OrderType(QuestionType[OrderQuestion]):
     model = OrderQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "implementation"
+
+    def check(self, question: OrderQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+        ids = [item.id for item in question.items if item.id is not None]
+        seen: set[str] = set()
+        for index, item in enumerate(question.items):
+            if item.id is None:
+                continue
+            if item.id in seen:  # reported at the second use, where the slip is
+                message = f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique"
+                report.error(located(question, "items", index) or where.location(), message)
+            seen.add(item.id)
+        for pair in question.critical:
+            unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
+            if unknown:
+                known = f"the item ids are {', '.join(dict.fromkeys(ids))}" if ids else "no item has an id: write {id: mask, text: ...}"
+                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)}; {known}"
+                report.error(located(pair, "pair") or where.location(), message)
 
     def _items(self, variant: Variant) -> list[Text]:
         return [item.text for item in self.question_of(variant).items]

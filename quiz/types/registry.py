@@ -1,21 +1,51 @@
-"""Every question type by its `type` name, and the question union the loader converts YAML into."""
+"""Every question type by its `type` name, and the question union the loader converts YAML into.
+
+The models are light and all imported here (the bank needs every one to read a pack or the
+cache); a type's behaviour is imported the first time a question of that type is checked,
+drawn or graded, so a warm start imports only the types it shows.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Union
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import import_module
+from typing import TYPE_CHECKING, Annotated, Final, Union
 
 from quiz.format.convert import Tagged, converter_for
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase
-from quiz.types import choice, code, explain, matrix, multi, number, order, truefalse, vector
-from quiz.types.base import QuestionType
+from quiz.format.yaml_source import YamlMap
+from quiz.types.models import (
+    ChoiceQuestion,
+    CodeQuestion,
+    ExplainQuestion,
+    MatrixQuestion,
+    MultiQuestion,
+    NumberQuestion,
+    OrderQuestion,
+    TrueFalseQuestion,
+    VectorQuestion,
+)
 
-TYPES: Final[dict[str, QuestionType[QuestionBase]]] = {
-    t.name: t for t in (m.TYPE for m in (number, vector, matrix, choice, multi, order, truefalse, explain, code))
+if TYPE_CHECKING:  # the behaviour's base brings the expressions, grading and variants: imported with a type
+    from quiz.types.base import QuestionType
+
+MODELS: Final[dict[str, type[QuestionBase]]] = {
+    "number": NumberQuestion,
+    "vector": VectorQuestion,
+    "matrix": MatrixQuestion,
+    "choice": ChoiceQuestion,
+    "multi": MultiQuestion,
+    "order": OrderQuestion,
+    "truefalse": TrueFalseQuestion,
+    "explain": ExplainQuestion,
+    "code": CodeQuestion,
 }
-TYPE_NAMES: Final = tuple(TYPES)
-QUESTION_TYPES: Final = tuple(t.model for t in TYPES.values())
+"""Each type's model by its name, in the order types are listed (`quiz new`, the schema)."""
+TYPE_NAMES: Final = tuple(MODELS)
+QUESTION_TYPES: Final = tuple(MODELS.values())
 
 # A type hint built at run time from the registered models, for the converter and the schema; to
 # the type checker it is a value (a question it converts is a QuestionBase).
@@ -23,14 +53,43 @@ Question: Final[object] = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # no
 """Any question, told apart by its `type` field."""
 
 
+@cache
+def behaviour(name: str) -> QuestionType[QuestionBase]:
+    """The behaviour of the type called `name`, from its module `quiz.types.<name>` (imported once)."""
+    if name not in MODELS:
+        raise KeyError(name)
+    kind: QuestionType[QuestionBase] = import_module(f"quiz.types.{name}").TYPE
+    return kind
+
+
+class _Types(Mapping[str, "QuestionType[QuestionBase]"]):
+    """Every type's behaviour by name, each imported when it is first looked up."""
+
+    def __getitem__(self, name: str) -> QuestionType[QuestionBase]:
+        return behaviour(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(TYPE_NAMES)
+
+    def __len__(self) -> int:
+        return len(TYPE_NAMES)
+
+
+TYPES: Final[Mapping[str, QuestionType[QuestionBase]]] = _Types()
+
+
 def convert_question(value: object, where: Where, report: Report) -> object:
-    """The question `value` (plain YAML data) converts to, or what the converter makes of a bad one.
+    """The question `value` (plain YAML data) converts to, or what the converter makes of a bad one;
+    the rules of its type beyond its fields are checked too.
 
     The converter is built on the first call (~9 ms): a warm start reads every question from the
-    bank cache and never needs it."""
-    return converter_for(Question)(value, where, report)
+    bank cache and never needs it, nor the types' checks."""
+    question = converter_for(Question)(value, where, report)
+    if isinstance(question, QuestionBase) and isinstance(value, YamlMap):
+        type_of(question).check(question, Where(where.path, value.mark, where.field), value, report)
+    return question
 
 
 def type_of(question: QuestionBase) -> QuestionType[QuestionBase]:
     """The behaviour of `question`'s type."""
-    return TYPES[question.type]
+    return behaviour(question.type)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from quiz.answers import Invalid
-from quiz.format.model import QuestionBase, doc
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.types.base import QuestionType
+from quiz.types.models import TrueFalseQuestion
 from quiz.types.reading import plain_text
 from quiz.variants.variant import Variant
 
@@ -19,14 +18,6 @@ TRUE_WORDS: Final = frozenset({"true", "t", "yes", "y", "1", "はい", "正", "�
 FALSE_WORDS: Final = frozenset({"false", "f", "no", "n", "0", "いいえ", "誤", "誤り", "あやまり", "正しくない", "ただしくない", "×", "✕"})
 _FULL_STOPS: Final = "。.!"
 """A sentence's end a learner may type after the word ("誤り。"); NFKC has folded "！" to "!"."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class TrueFalseQuestion(QuestionBase):
-    """Is the statement in the prompt true?"""
-
-    type: Literal["truefalse"] = "truefalse"
-    answer: bool = field(metadata=doc("true or false."))
 
 
 SCAFFOLD = r"""id: <ID>

@@ -2,18 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
-from quiz.types.numeric import NumericQuestion, NumericType
-
-
-@dataclass(frozen=True, kw_only=True)
-class VectorQuestion(NumericQuestion):
-    """A question answered with a vector of numbers."""
-
-    type: Literal["vector"] = "vector"
-
+from quiz.types.models import VectorQuestion
+from quiz.types.numeric import NumericType
 
 SCAFFOLD = r"""id: <ID>
 type: vector

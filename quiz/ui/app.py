@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 class QuizApp(MockFlow, Navigation, BankLoading, AppCommands):
     """Practise attention interview questions in the terminal."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "history.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss"]  # the history screens bring their own
     # Screens get a class for the terminal's size: the footer and the question's layout follow it.
     # The ignores: Textual annotates these `ClassVar[...] | None`, which mypy reads as instance variables.
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-tiny"), (60, "-narrow"), (80, "-medium"), (120, "-wide")]  # type: ignore[misc]

@@ -25,9 +25,8 @@ from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
-from quiz.types.explain import TYPE as EXPLAIN
+from quiz.types.models import ExplainQuestion
 from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
@@ -95,7 +94,7 @@ class QuestionScreen(AnsweringScreen):
         if action == "hint":
             return variant is not None and not self.answered and self.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
-            return not self.answered and not self.model_shown and bool(self.query(ExplainAnswer))
+            return not self.answered and not self.model_shown and variant is not None and isinstance(variant.question, ExplainQuestion)
         if action == "fresh_variant":
             return variant is not None and variant.question.is_parametric
         if action == "more_worked":
@@ -182,13 +181,16 @@ class QuestionScreen(AnsweringScreen):
 
     async def action_reveal_model(self) -> None:
         variant = self.variant
-        widget = self.query_one(AnswerWidget)
-        if variant is None or not isinstance(widget, ExplainAnswer) or self.model_shown:
+        if variant is None or not isinstance(variant.question, ExplainQuestion) or self.model_shown:
             return
+        # Imported by the registry with the widget this question shows; not before the first frame.
+        from quiz.ui.answers.explain import ExplainAnswer
+
+        widget = self.query_one(ExplainAnswer)
         title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)
         model = MathMarkdown(id="model-answer")
         await self.query_one("#model-area").mount_all([title, model])
-        await model.update(variant.text(EXPLAIN.question_of(variant).model_answer, self.lang))
+        await model.update(variant.text(variant.question.model_answer, self.lang))
         await widget.reveal()
         self.model_shown = True
         # The model answer is read from its first line; the checklist below has the focus.

@@ -53,6 +53,7 @@ def share(value: float | None) -> str:
 class StatisticsScreen(QuizScreen):
     """Everything the history says about how practice is going."""
 
+    CSS_PATH = "history.tcss"  # read when the screen is first opened, not at start-up
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, bank: Bank, lang: str, history: Recorder) -> None:

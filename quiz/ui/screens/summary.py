@@ -31,6 +31,7 @@ def mistake_label(label: Text | None, lang: str) -> str:
 class SummaryScreen(QuizScreen):
     """How a round went, and the next steps."""
 
+    CSS_PATH = "history.tcss"  # read when the screen is first opened, not at start-up
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "go_home", "ui.key_home")]
 
     def __init__(self, summary: RoundSummary, bank: Bank, lang: str, due: int | None = None) -> None:

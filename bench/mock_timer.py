@@ -5,8 +5,8 @@
    and the median time of a tick with the frame it causes, beside a refresh of the whole screen.
    Also which widgets a tick marks for redrawing (only the two clocks should be).
 2. Median time from submitting an answer to what follows on screen, the attempt committed to the
-   history file first: with feedback after each answer, until the feedback panel is laid out
-   (goal <= 50 ms), beside the same on the practice screen (its floor: a mock also commits the
+   history file first: with feedback after each answer, until its verdict and explanation are
+   laid out (goal <= 50 ms), beside the same on the practice screen (its floor: a mock also commits the
    next question asked and draws its variant first); with feedback held, until the next
    question's answer field is there.
 Run: .venv/bin/python bench/mock_timer.py
@@ -109,8 +109,12 @@ async def answers(pilot):
         start = time.perf_counter()
         app.simulate_key("enter")
         if MODE in ("each", "practice"):
-            def shown():
-                return app.screen.query(FeedbackView) and app.screen.query_one(FeedbackView).region.height
+            def shown():  # the verdict and the explanation laid out (worked values may follow)
+                found = app.screen.query(FeedbackView)
+                return found and all(
+                    found.first().query(selector) and all(w.region.height for w in found.first().query(selector))
+                    for selector in ("#verdict", "#explanation")
+                )
         else:
             first = field
             def shown():
@@ -172,7 +176,7 @@ def main() -> None:
     print(f"  what a tick's frames redrew: {ticking['redrawn'][0]}")
     practice, each, held = run("practice"), run("each"), run("end")
     median, worst, count = (float(x) for x in practice["submit_ms"])
-    print("submit to feedback on screen, answers saved to history first:")
+    print("submit to the verdict and explanation on screen, answers saved to history first:")
     print(f"  on the practice screen (the floor), {count:.0f} answers: median {median:.1f} ms, worst {worst:.1f} ms")
     median, worst, count = (float(x) for x in each["submit_ms"])
     print(f"  in a mock (feedback each), {count:.0f} answers: median {median:.1f} ms, worst {worst:.1f} ms (goal <= 50 ms)")

@@ -21,6 +21,7 @@ from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
 from quiz.ui.answers.explain import ExplainAnswer
 from quiz.ui.app import make_app
+from quiz.ui.widgets.explanation import PlainExplanation
 
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
 BANK = fixture_bank()
@@ -28,7 +29,7 @@ BANK = fixture_bank()
 
 def screen_text(screen) -> str:
     """All text on the screen's widgets, whitespace removed (wrapping may split a formula)."""
-    parts = [str(widget.render()) for widget in screen.query(Static)]
+    parts = [widget.plain if isinstance(widget, PlainExplanation) else str(widget.render()) for widget in screen.query(Static)]
     for options in screen.query(OptionList):
         parts += [plain(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
     return "".join("".join(parts).split())

@@ -9,6 +9,8 @@ verdict, a hint and a model answer where they start.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from itertools import combinations
 
 import pytest
@@ -261,3 +263,24 @@ async def test_a_wrapped_option_has_one_tick_box_and_hangs_under_its_text(lang, 
             if line.strip() and line not in firsts:
                 assert line[:hang].strip() == "", f"a wrapped line runs under the box: {line!r}"
         assert "…" not in "".join(lines)
+
+
+async def test_the_footer_lets_go_of_the_keys_it_replaced():
+    """Answering and drawing new numbers recompose the footer several times; the keys it removed
+    are freed, not kept alive by their binding to the footer's `compact` (the heap the garbage
+    collector walks on the way to each feedback grew with every answer)."""
+    app = make_app(start=Selection(key="fx-number#4"), seed=11, bank=BANK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        replaced = [weakref.ref(key) for key in app.screen.query("FooterKey")]
+        for _ in range(3):
+            app.screen.query_one("#answer-input", Input).value = "1"
+            await pilot.press("enter")
+            await settle(pilot)
+            replaced += [weakref.ref(key) for key in app.screen.query("FooterKey")]
+            await pilot.press("f5")
+            await settle(pilot)
+        shown = {id(key) for key in app.screen.query("FooterKey")}
+        gc.collect()
+        alive = [ref() for ref in replaced if ref() is not None and id(ref()) not in shown]
+        assert replaced and not alive, f"{len(alive)} removed footer keys still alive"

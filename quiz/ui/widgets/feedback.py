@@ -14,8 +14,8 @@ from textual.widgets import Label, Static
 from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
 from quiz.render.present import answer_line, feedback_parts, worked_words
+from quiz.ui.widgets.explanation import explanation_widget
 from quiz.ui.widgets.heatmap import Heatmap
-from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.tensor import TensorView
 from quiz.variants.variant import Variant
 from quiz.variants.worked import WorkedTensor, worked_values
@@ -59,24 +59,24 @@ class FeedbackView(Vertical):
             else:
                 yield Static(Content(_indented(text)), id=part)
         yield Static(Content(answer_line(variant, lang)), id="answer-key")
+        if variant.question.explanation is not None:
+            yield Static(tr("show.explanation", lang), classes="section-title", markup=False)
+            yield explanation_widget(variant.text(variant.question.explanation, lang), id="explanation")
         yield Vertical(id="worked")
 
     def on_mount(self) -> None:
-        # The verdict and the answer show at once; the worked solution (Markdown, tensors and
-        # heatmaps, the slow part to lay out) follows a frame later.
-        self.call_after_refresh(self._show_worked_solution)
+        # The verdict, the answer and the explanation show at once; the worked values (tensors
+        # and heatmaps, more widgets to style and lay out) follow a frame later.
+        self.call_after_refresh(self._show_worked_values)
 
     @property
     def has_more(self) -> bool:
         """Worked values are folded away, waiting for `show_more`."""
         return bool(self.worked.more) and not self.more_shown
 
-    async def _show_worked_solution(self) -> None:
+    async def _show_worked_values(self) -> None:
         variant, lang = self.variant, self.lang
         parts: list[Widget] = []
-        if variant.question.explanation is not None:
-            parts.append(Static(tr("show.explanation", lang), classes="section-title", markup=False))
-            parts.append(MathMarkdown(variant.text(variant.question.explanation, lang), id="explanation"))
         if self.worked.featured:
             parts.append(Static(tr("ui.worked_values", lang), classes="section-title", markup=False))
             parts.extend(worked_parts(self.worked.featured, variant, lang))

@@ -21,5 +21,9 @@ class KeyFooter(Footer):
         # The screen refreshes its bindings when its width class changes, which recomposes this.
         wide = self.screen.has_class(WIDE_CLASS)
         self.compact = not wide
+        # Each key binds to `compact` (data_bind), and Textual drops the bindings of removed keys
+        # only when `compact` is set: without this, every recompose (several per answer) kept its
+        # keys alive, and the heap the garbage collector walks grew with each answer.
+        self.mutate_reactive(Footer.compact)
         self.show_command_palette = wide
         yield from super().compose()

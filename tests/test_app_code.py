@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.command import CommandPalette
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.widgets import Markdown, Static, TextArea
 
@@ -200,7 +201,7 @@ async def test_the_app_stays_responsive_while_checks_run_and_quitting_kills_the_
         await pilot.press("ctrl+s")  # nothing new starts while one run is going
         await pilot.press("ctrl+p")  # the event loop still answers keys: the palette opens
         await pilot.pause()
-        assert app.screen.__class__.__name__ == "CommandPalette"
+        assert isinstance(app.screen, CommandPalette)
         await pilot.press("escape")
         await pilot.press("ctrl+q")
     with pytest.raises(ProcessLookupError):

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from quiz.authoring.selftest import self_test, time_scale
+from quiz.authoring.selftest import field_location, self_test, time_scale
 from quiz.bank import Bank, load_bank
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
-from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
+from quiz.format.diagnostics import Diagnostic, Report, Severity
 from quiz.format.model import QuestionBase
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ def validate_packs(
         check_question(question, bank.claims, report)
     files: dict[Path, list[QuestionBase]] = {}
     for question in bank.questions.values():
-        files.setdefault(_path_of(question), []).append(question)
+        files.setdefault(field_location(question, None).path, []).append(question)
     found = self_tests(bank, list(files.values()), seeds, usable_cores() if workers is None else workers)
     for question in bank.questions.values():
         if check_question(question, bank.claims, report) is not None:
@@ -136,19 +136,11 @@ def _test_file(bank: Bank, questions: list[QuestionBase], seeds: int) -> dict[st
             clock.check_time()
         except BudgetExceeded:
             message = f"{question.id}: not self-tested: this file's self-tests used their {seconds:g} s of CPU time"
-            found[question.id] = [Diagnostic(_location_of(question), Severity.WARNING, message)]
+            found[question.id] = [Diagnostic(field_location(question, None), Severity.WARNING, message)]
             continue
         with clock.running():
             found[question.id] = self_test(compiled, seeds)
     return found
-
-
-def _location_of(question: QuestionBase) -> Location:
-    return question.source or Location(Path("<question>"))
-
-
-def _path_of(question: QuestionBase) -> Path:
-    return _location_of(question).path
 
 
 def _listing_order(diagnostic: Diagnostic) -> tuple[str, int, int, int]:

@@ -23,6 +23,7 @@ from quiz.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import answer_widget
+from quiz.ui.collector import COLLECTOR
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
@@ -154,7 +155,15 @@ class AnsweringScreen(QuizScreen):
         if isinstance(response, Invalid):
             self.say(response.message(self.lang), error=True)  # costs nothing: no attempt is recorded
             return
-        await self.grade(response, widget.typed())
+        # The feedback (or the next question) is drawn before the garbage collector's pauses.
+        COLLECTOR.hold()
+        try:
+            await self.grade(response, widget.typed())
+        finally:
+            self.call_after_refresh(COLLECTOR.release)
+
+    def on_unmount(self) -> None:
+        COLLECTOR.release()  # the screen left before the refresh that would have resumed collection
 
     async def grade(self, response: object, typed: str | None) -> None:
         """Grade a readable response to the question on screen (and show or hold the result)."""

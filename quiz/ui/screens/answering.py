@@ -9,7 +9,7 @@ feedback at once, a mock interview may hold it. Below 60×16 a note asks for a l
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -30,6 +30,9 @@ from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
+
+if TYPE_CHECKING:
+    from quiz.ui.widgets.feedback import FeedbackView
 
 
 def time_budget(seconds: float) -> str:
@@ -168,6 +171,18 @@ class AnsweringScreen(QuizScreen):
     async def grade(self, response: object, typed: str | None) -> None:
         """Grade a readable response to the question on screen (and show or hold the result)."""
         raise NotImplementedError
+
+    async def show_feedback(self, feedback: FeedbackView) -> None:
+        """Seal the answer and show `feedback` below the question, which takes the focus (so the
+        keys scroll it) and opens at the verdict."""
+        # Focus moved first, at once: sealing the focused field would blur it, and Textual would
+        # pick a widget to focus next (restyling and repainting for it) before the body took it.
+        self.set_focus(self.query_one("#question-body"), scroll_visible=False)
+        self.query_one(AnswerWidget).seal()
+        area = self.query_one("#feedback-area")
+        await area.remove_children()
+        await area.mount(feedback)
+        self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
 
     def action_scroll_question(self, pages: int) -> None:
         body = self.query_one("#question-body", ScrollBody)

@@ -129,15 +129,9 @@ class MockScreen(AnsweringScreen):
 
     async def _show_feedback(self, variant: Variant, result: Result, response: object) -> None:
         self.say("")
-        self.query_one(AnswerWidget).seal()
-        feedback = FeedbackView(variant, result, response, self.lang)
-        area = self.query_one("#feedback-area")
-        await area.remove_children()
-        await area.mount(feedback)
+        await self.show_feedback(FeedbackView(variant, result, response, self.lang))
         self.answered = True
         self.say(tr("mockapp.next_hint", self.lang))
-        self.query_one("#question-body").focus(scroll_visible=False)
-        self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
 
     async def action_next_question(self) -> None:
         if self.answered:

@@ -26,7 +26,6 @@ from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.types.models import ExplainQuestion
-from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
@@ -234,17 +233,11 @@ class QuestionScreen(AnsweringScreen):
         variant = self.variant
         assert variant is not None
         self.say("")
-        self.query_one(AnswerWidget).seal()
         # Given up, the empty answer says nothing: the feedback gets its room.
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
         feedback = FeedbackView(variant, result, response, self.lang)
-        area = self.query_one("#feedback-area")
-        await area.remove_children()
-        await area.mount(feedback)
+        await self.show_feedback(feedback)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)
         self.more_worked = feedback.has_more
         self.update_status()
-        body = self.query_one("#question-body")
-        body.focus(scroll_visible=False)
-        self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)

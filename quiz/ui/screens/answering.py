@@ -175,14 +175,18 @@ class AnsweringScreen(QuizScreen):
     async def show_feedback(self, feedback: FeedbackView) -> None:
         """Seal the answer and show `feedback` below the question, which takes the focus (so the
         keys scroll it) and opens at the verdict."""
-        # Focus moved first, at once: sealing the focused field would blur it, and Textual would
-        # pick a widget to focus next (restyling and repainting for it) before the body took it.
-        self.set_focus(self.query_one("#question-body"), scroll_visible=False)
-        self.query_one(AnswerWidget).seal()
-        area = self.query_one("#feedback-area")
-        await area.remove_children()
-        await area.mount(feedback)
-        self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
+        COLLECTOR.hold()  # as in action_submit, for feedback that comes another way (giving up)
+        try:
+            # Focus moved first, at once: sealing the focused field would blur it, and Textual would
+            # pick a widget to focus next (restyling and repainting for it) before the body took it.
+            self.set_focus(self.query_one("#question-body"), scroll_visible=False)
+            self.query_one(AnswerWidget).seal()
+            area = self.query_one("#feedback-area")
+            await area.remove_children()
+            await area.mount(feedback)
+            self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
+        finally:
+            self.call_after_refresh(COLLECTOR.release)
 
     def action_scroll_question(self, pages: int) -> None:
         body = self.query_one("#question-body", ScrollBody)

@@ -32,7 +32,6 @@ from quiz.mock.compose import MockPlan, PlannedQuestion, bank_fingerprint, varia
 from quiz.mock.options import MockOptions, mock_key
 from quiz.render.numbers import format_array_inline
 from quiz.ui.app import make_app
-from quiz.ui.widgets.feedback import FeedbackView
 
 MODE, IDLE_S, TICKS, ANSWERS = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 bank = load_bank()
@@ -106,19 +105,18 @@ async def answers(pilot):
         field = screen.query_one("#answer-input")
         field.value = format_array_inline(screen.variant.answer)
         await pilot.pause()
+        area = screen.query_one("#feedback-area")  # held: polling it costs little, unlike a query of the screen
         start = time.perf_counter()
         app.simulate_key("enter")
         if MODE in ("each", "practice"):
             def shown():  # the verdict and the explanation laid out (worked values may follow)
-                found = app.screen.query(FeedbackView)
-                return found and all(
-                    found.first().query(selector) and all(w.region.height for w in found.first().query(selector))
-                    for selector in ("#verdict", "#explanation")
-                )
+                parts = [area.query(f"FeedbackView {selector}") for selector in ("#verdict", "#explanation")]
+                return all(part and all(w.region.height for w in part) for part in parts)
         else:
             first = field
+            answer_area = screen.query_one("#answer-area")  # held too, for the same reason
             def shown():
-                found = app.screen.query("#answer-input")
+                found = answer_area.query("#answer-input")
                 return type(app.screen).__name__ != "MockScreen" or (found and found.first() is not first and found.first().region.height)
         while not shown():
             if time.perf_counter() - start > 10:

@@ -5,7 +5,16 @@ import re
 
 import pytest
 
-from quiz.authoring.selftest import MIN_VARIANTS, SAMPLE_DRAWS, VARIETY_SEEDS, _constraint_warnings, _sample, self_test
+from quiz.authoring.selftest import (
+    CLEAR_MIN_JUDGED,
+    MIN_VARIANTS,
+    SAMPLE_DRAWS,
+    VARIETY_SEEDS,
+    _clear_majority,
+    _constraint_warnings,
+    _sample,
+    self_test,
+)
 from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
 from quiz.variants.draw import make_variant
@@ -330,13 +339,44 @@ def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, mon
     assert untested and all(m.endswith("not self-tested: this file's self-tests used their 0 s of CPU time") for m in untested)
 
 
+CLOSE_CALL = """\
+- id: close-call
+  type: number
+  topic: softmax
+  prompt: "{{ s }}"
+  params:
+    s: {decimal: [0, 10]}
+  constraints: ["s > 4"]
+  answer: s * 2
+"""
+
+
 def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
-    """`fair` keeps most draws: its sample stops after about half; `picky` must run to the end."""
+    """`fair` keeps nine draws in ten, a clear majority: its sample stops at the fewest draws that
+    can show one; `picky` must run to the end."""
     pack = compile_yaml(CONSTRAINTS)
     fair = _sample(pack["fair"], Budget(seconds=60))
-    assert SAMPLE_DRAWS / 2 <= len(fair) < SAMPLE_DRAWS
+    assert len(fair) == CLEAR_MIN_JUDGED
     assert fair == _sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
     assert len(_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+
+
+def test_a_constraint_keeping_a_slight_majority_is_sampled_until_no_warning_can_come(compile_yaml):
+    """`s > 4` keeps about 60 % of the draws: too close to a half for a few dozen draws to show,
+    so the sample goes on until the draws left cannot turn it under half."""
+    compiled = compile_yaml(CLOSE_CALL)["close-call"]
+    sample = _sample(compiled, Budget(seconds=60))
+    kept = sum(draw.kept for draw in sample)
+    assert len(sample) >= SAMPLE_DRAWS / 2 and 2 * kept >= SAMPLE_DRAWS
+    whole = _sample(compiled, Budget(seconds=60), stop_when_clean=False)
+    assert _constraint_warnings(compiled, sample) == _constraint_warnings(compiled, whole) == []
+
+
+@pytest.mark.parametrize(
+    ("kept", "judged", "clear"), [(30, 30, True), (29, 30, True), (25, 30, False), (29, 29, False), (150, 200, True), (120, 200, False)]
+)
+def test_a_clear_majority_is_four_standard_errors_above_half(kept, judged, clear):
+    assert _clear_majority(kept, judged) is clear
 
 
 def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundled_question():

@@ -12,7 +12,7 @@ Two checks look at the question as a whole, whatever `--seeds` says:
 
 - variety: the first `VARIETY_SEEDS` seeds of a parametric question must give at least
   `MIN_VARIANTS` different draws, or learners meet the same numbers again and again;
-- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
+- constraints: over up to `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
   reaching it (those the constraints before it keep), or that rejects every draw of one value of
   a parameter, is a warning naming the parameter.
 
@@ -28,6 +28,7 @@ default seeds and proportionally more for more (`time_scale`), so
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -55,6 +56,11 @@ MIN_VARIANTS: Final = 10
 """Different draws a parametric question must give among its first VARIETY_SEEDS seeds."""
 SAMPLE_DRAWS: Final = 200
 """Draws (before constraints) sampled to measure what the constraints reject."""
+CLEAR_MIN_JUDGED: Final = 30
+CLEAR_MARGIN: Final = 4.0
+"""A constraint that keeps more than half of the CLEAR_MIN_JUDGED or more draws it judged by this
+many standard errors keeps a clear majority: one that keeps half or fewer of all draws shows so
+less than once in 30,000 samples, so the sample need not go on to prove it."""
 MIN_DRAWS_OF_A_VALUE: Final = 5
 """A parameter's value must be drawn this often in the sample before its rejection is judged."""
 _SAMPLE_STREAM: Final = 3
@@ -220,12 +226,13 @@ def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool 
     constraint's outcome (none when the question has no constraints: nothing to measure, or
     when `clock` runs out first: a part of a sample would mislead).
 
-    With `stop_when_clean`, outcomes stop being computed once no warning can come of the rest:
-    every constraint keeps at least half of the draws reaching it even if all the draws left
-    reached it and it rejected them, and every value of a discrete parameter drawn often enough
-    to be judged has been kept at least once. The parameters are all drawn first (that is
-    cheap), so which values can be judged is known in advance, and the warnings are exactly
-    those of all the draws. Each draw's outcomes are computed on `clock` as that draw, with the
+    With `stop_when_clean`, outcomes stop being computed once every value of a discrete
+    parameter drawn often enough to be judged has been kept at least once, and each constraint
+    either keeps at least half of the draws reaching it even if all the draws left reached it
+    and it rejected them (no warning can come of the rest), or keeps a clear majority of them
+    (`_clear_majority`: most samples stop after a few dozen draws, not the hundred the first
+    rule needs). The parameters are all drawn first (that is cheap), so which values can be
+    judged is known in advance. Each draw's outcomes are computed on `clock` as that draw, with the
     elements its parameters created already spent, as if they followed its drawing at once.
     """
     if not compiled.constraints:
@@ -262,9 +269,15 @@ def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool 
         if draw.kept:
             unkept.difference_update(draw_keys)
         left = SAMPLE_DRAWS - len(draws)
-        if stop_when_clean and not unkept and all(2 * k >= j + left for k, j in zip(kept, judged)):
+        if stop_when_clean and not unkept and all(2 * k >= j + left or _clear_majority(k, j) for k, j in zip(kept, judged)):
             break
     return draws
+
+
+def _clear_majority(kept: int, judged: int) -> bool:
+    """Whether `kept` of `judged` draws is more than half by CLEAR_MARGIN standard errors
+    (a share's standard error at one half is 0.5/√judged)."""
+    return judged >= CLEAR_MIN_JUDGED and 2 * kept - judged >= CLEAR_MARGIN * math.sqrt(judged)
 
 
 def _params_behind(compiled: CompiledQuestion, names: frozenset[str]) -> list[str]:

@@ -134,28 +134,29 @@ def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Bu
 
 def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget) -> Any:
     spec = param.spec
+    kind = spec.kind
     what = f"params.{param.name}"
     bounds = [_evaluate(compiled, b, values, what, budget) for b in param.bounds]
-    shape = tuple(_whole(compiled, b, what) for b in bounds) if spec.kind == "normal" else ()
+    shape = tuple(_whole(compiled, b, what) for b in bounds) if kind == "normal" else ()
     if any(n < 1 or n > MAX_DIMENSION for n in shape):
         raise _error(compiled, f"{what}: each dimension must be between 1 and {MAX_DIMENSION}, got {shape}", what)
     try:  # counted before anything is drawn
         budget.draw(math.prod(shape))
     except BudgetExceeded as exc:
         raise _error(compiled, f"{what}: {exc}", what, exc) from None
-    if spec.kind == "choice":
+    if kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
-    if spec.kind == "fault":
+    if kind == "fault":
         assert spec.fault is not None
         names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
         return names[int(rng.integers(len(names)))]
-    if spec.kind == "integer":
+    if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise _error(compiled, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
-    if spec.kind == "decimal":
+    if kind == "decimal":
         start, stop = (float(_bound(compiled, b, what)) for b in bounds)
         if start > stop:
             raise _error(compiled, f"{what}: min {start} is above max {stop}", what)

@@ -12,6 +12,7 @@ from quiz.authoring.selftest import (
     VARIETY_SEEDS,
     _clear_majority,
     _constraint_warnings,
+    _first_draw_of,
     _sample,
     self_test,
 )
@@ -303,7 +304,7 @@ SEQUENCED = """\
   prompt: "{{ a }}"
   params:
     a: {decimal: [0, 10]}
-  constraints: ["a > 4", "a > 5.5"]
+  constraints: ["a > 4", "a > 6"]
   answer: a * 2
 - id: alone
   type: number
@@ -311,17 +312,17 @@ SEQUENCED = """\
   prompt: "{{ a }}"
   params:
     a: {decimal: [0, 10]}
-  constraints: ["a > 5.5"]
+  constraints: ["a > 6"]
   answer: a * 2
 """
 
 
 def test_a_constraint_is_charged_only_with_the_draws_that_reach_it(compile_yaml):
     pack = compile_yaml(SEQUENCED)
-    # `a > 5.5` keeps under half of all draws, but three quarters of those `a > 4` keeps.
+    # `a > 6` keeps two draws in five, but two thirds of those `a > 4` keeps.
     assert self_test(pack["sequenced"], 20) == []
     [warning] = self_test(pack["alone"], 20)
-    assert warning.severity is Severity.WARNING and "constraints[0] `a > 5.5` keeps only" in warning.message
+    assert warning.severity is Severity.WARNING and "constraints[0] `a > 6` keeps only" in warning.message
 
 
 def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, monkeypatch):
@@ -359,6 +360,18 @@ def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
     assert len(fair) == CLEAR_MIN_JUDGED
     assert fair == _sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
     assert len(_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+
+
+def test_the_sample_is_each_seeds_first_draw_and_reuses_those_the_seeds_made(compile_yaml):
+    """Draw i of the sample is what `make_variant` draws first for seed i: the seeds' own draws,
+    with the values they computed, give the same sample as drawing them again."""
+    compiled = compile_yaml(CONSTRAINTS)["picky"]
+    first_draws: dict = {}
+    for seed in range(50):
+        make_variant(compiled, seed, on_draw=_first_draw_of(seed, first_draws))
+    fresh = _sample(compiled, Budget(seconds=60))
+    assert _sample(compiled, Budget(seconds=60), first_draws) == fresh
+    assert [draw.inputs for draw in fresh[:50]] == [first_draws[seed][0] for seed in range(50)]
 
 
 def test_a_constraint_keeping_a_slight_majority_is_sampled_until_no_warning_can_come(compile_yaml):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -45,7 +45,7 @@ from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
-from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant
+from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant, outcomes_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
@@ -63,8 +63,6 @@ many standard errors keeps a clear majority: one that keeps half or fewer of all
 less than once in 30,000 samples, so the sample need not go on to prove it."""
 MIN_DRAWS_OF_A_VALUE: Final = 5
 """A parameter's value must be drawn this often in the sample before its rejection is judged."""
-_SAMPLE_STREAM: Final = 3
-"""The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
 """CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
 
@@ -86,6 +84,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
     # Checked once a seed or a draw, and before each step of the sample's evaluations, which
     # run on it: the CPU clock is read only every CHECK_INTERVAL, as a variant's is.
@@ -95,7 +94,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
             if _out_of_time(clock):
                 return [*found.diagnostics(), _stopped(question, seed, len(tried), seconds)]
             try:
-                variant = make_variant(compiled, seed)
+                variant = make_variant(compiled, seed, on_draw=_first_draw_of(seed, first_draws))
             except VariantError as exc:
                 found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
                 if exc.budget is not None:  # other seeds would spend as much: one is proof enough
@@ -110,9 +109,9 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 return [*found.diagnostics(), _over_budget(question, seed)]
         diagnostics = found.diagnostics()
         if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
-            sample = _sample(compiled, clock)
+            sample = _sample(compiled, clock, first_draws)
             diagnostics.extend(_constraint_warnings(compiled, sample))
-            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock)
+            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock, first_draws)
             if variety is not None:
                 diagnostics.append(variety)
     return diagnostics
@@ -221,10 +220,30 @@ class _Draw:
         return all(self.outcomes)
 
 
-def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool = True) -> list[_Draw]:
-    """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
-    constraint's outcome (none when the question has no constraints: nothing to measure, or
-    when `clock` runs out first: a part of a sample would mislead).
+def _first_draw_of(seed: int, first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]]) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    """An `on_draw` for `make_variant` that keeps the seed's first draw, when the sample has one."""
+
+    def keep(inputs: dict[str, Any], values: dict[str, Any]) -> None:
+        if seed < SAMPLE_DRAWS and seed not in first_draws:
+            first_draws[seed] = (inputs, values)
+
+    return keep
+
+
+def _sample(
+    compiled: CompiledQuestion,
+    clock: Budget,
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]] | None = None,
+    *,
+    stop_when_clean: bool = True,
+) -> list[_Draw]:
+    """SAMPLE_DRAWS draws of the parameters, before any constraint, with each constraint's
+    outcome (none when the question has no constraints: nothing to measure, or when `clock`
+    runs out first: a part of a sample would mislead).
+
+    Draw i is the first draw of seed i, as `make_variant` draws it: so the sample is the same
+    whatever `--seeds` says, and a seed the self-test ran gives its draw in `first_draws` (its
+    inputs and computed values), whose outcomes cost only the constraints themselves.
 
     With `stop_when_clean`, outcomes stop being computed once every value of a discrete
     parameter drawn often enough to be judged has been kept at least once, and each constraint
@@ -232,17 +251,21 @@ def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool 
     and it rejected them (no warning can come of the rest), or keeps a clear majority of them
     (`_clear_majority`: most samples stop after a few dozen draws, not the hundred the first
     rule needs). The parameters are all drawn first (that is cheap), so which values can be
-    judged is known in advance. Each draw's outcomes are computed on `clock` as that draw, with the
-    elements its parameters created already spent, as if they followed its drawing at once.
+    judged is known in advance. Each draw's outcomes are computed on `clock` as that draw, with
+    the elements its parameters created already spent, as if they followed its drawing at once.
     """
     if not compiled.constraints:
         return []
-    rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
+    first_draws = first_draws or {}
     all_inputs: list[tuple[dict[str, Any], int]] = []  # each draw's inputs and the elements they created
-    for _ in range(SAMPLE_DRAWS):
+    for seed in range(SAMPLE_DRAWS):
+        if seed in first_draws:
+            all_inputs.append((first_draws[seed][0], 0))  # its elements were spent on the seed's variant
+            continue
         if _out_of_time(clock):
             return []
         clock.new_draw()
+        rng = np.random.default_rng(generator_seed(compiled.question.id, seed))  # as make_variant's
         try:
             all_inputs.append((draw_inputs(compiled, rng, clock), clock.elements_spent))
         except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
@@ -253,12 +276,15 @@ def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool 
     unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
     judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
     draws = []
-    for (inputs, spent), draw_keys in zip(all_inputs, keys):
+    for seed, ((inputs, spent), draw_keys) in enumerate(zip(all_inputs, keys)):
         if _out_of_time(clock):
             return []
         clock.new_draw()
         clock.spend(spent)  # never refused: the draw spent as much already
-        draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
+        if seed in first_draws:
+            draw = _Draw(inputs, outcomes_of(compiled, first_draws[seed][1], clock))
+        else:
+            draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
         draws.append(draw)
         for index, outcome in enumerate(draw.outcomes):  # each constraint sees what the ones before it keep
             if outcome is not None:
@@ -351,7 +377,15 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
         )
 
 
-def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw], clock: Budget) -> Diagnostic | None:
+def _variety(
+    compiled: CompiledQuestion,
+    drawn: set[str],
+    rejected: int,
+    done: int,
+    sample: list[_Draw],
+    clock: Budget,
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]],
+) -> Diagnostic | None:
     """An error when the first VARIETY_SEEDS seeds give fewer than MIN_VARIANTS different draws,
     saying whether to widen the parameters (too few values) or narrow them (constraints reject most).
     None when `clock` runs out before the verdict: the seeds' own problems are reported already."""
@@ -368,7 +402,7 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     if len(drawn) >= MIN_VARIANTS:
         return None
     if sample:  # the sample may have stopped early: the advice quotes the share of all its draws
-        sample = _sample(compiled, clock, stop_when_clean=False)
+        sample = _sample(compiled, clock, first_draws, stop_when_clean=False)
     kept = sum(d.kept for d in sample)
     head = (
         f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "

@@ -9,7 +9,7 @@ too large) is a VariantError naming the field, never an exception from numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -32,8 +32,14 @@ MAX_DIMENSION: Final = 64
 """Largest size of one dimension of a `normal` parameter."""
 
 
-def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | None = None) -> Variant:
-    """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed)."""
+def make_variant(
+    compiled: CompiledQuestion, seed: int = 0, budget: Budget | None = None, on_draw: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+) -> Variant:
+    """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed).
+
+    `on_draw` is given each draw's inputs and values (parameters and every derived value)
+    before the constraints judge it: self-tests reuse them.
+    """
     question = compiled.question
     seed = seed if question.has_variants else 0
     budget = budget if budget is not None else Budget()
@@ -46,6 +52,8 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | Non
             # Every derived value is computed before the constraints judge the draw, read by them
             # or not: a pack cannot hide work in draws its constraints reject from the budget.
             values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            if on_draw is not None:
+                on_draw(inputs, values)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
                 return _finish(compiled, seed, inputs, values, budget)
     raise _error(
@@ -69,13 +77,20 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
             values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
         except VariantError:
             return [None] * len(compiled.constraints)
-        outcomes: list[bool | None] = []
+        return outcomes_of(compiled, values, budget)
+
+
+def outcomes_of(compiled: CompiledQuestion, values: Mapping[str, Any], budget: Budget) -> list[bool | None]:
+    """Whether each constraint holds for a draw's `values` (its parameters and the derived values
+    the constraints read, as `make_variant` gives `on_draw`); None where one cannot be evaluated."""
+    outcomes: list[bool | None] = []
+    with budget.running():
         for index in range(len(compiled.constraints)):
             try:
                 outcomes.append(_holds(compiled, index, values, budget))
             except VariantError:
                 outcomes.append(None)
-        return outcomes
+    return outcomes
 
 
 def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, Any]) -> Variant:

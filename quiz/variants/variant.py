@@ -69,7 +69,7 @@ class Variant:
     """Each misconception's value for this variant, by name."""
     budget: Budget = field(default_factory=Budget, repr=False, compare=False)
     """What the variant may still spend: filling in its texts draws on what drawing left."""
-    shown: dict[tuple[str, object], str] = field(default_factory=dict, repr=False, compare=False)
+    shown: dict[tuple[str, object], str] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Each placeholder's text once filled in, shared by every text and language (see `Template.render`)."""
 
     @property

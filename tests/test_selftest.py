@@ -13,6 +13,7 @@ from quiz.authoring.selftest import (
     _clear_majority,
     _constraint_warnings,
     _first_draw_of,
+    _possible_values,
     _sample,
     self_test,
 )
@@ -372,6 +373,36 @@ def test_the_sample_is_each_seeds_first_draw_and_reuses_those_the_seeds_made(com
     fresh = _sample(compiled, Budget(seconds=60))
     assert _sample(compiled, Budget(seconds=60), first_draws) == fresh
     assert [draw.inputs for draw in fresh[:50]] == [first_draws[seed][0] for seed in range(50)]
+
+
+KNOWN_VALUES = """\
+- id: known
+  type: number
+  topic: softmax
+  prompt: "{{ d_k }} {{ f }} {{ r }}"
+  params:
+    d_k: {choice: [4, 16]}
+    f: {fault: [missing_scale, double_scale]}
+    r: {integer: [1, 3]}
+  answer: d_k * r
+- id: unknown
+  type: number
+  topic: softmax
+  prompt: "{{ n }} {{ r }}"
+  params:
+    n: {integer: [2, 4]}
+    r: {integer: [1, n]}
+  answer: n * r
+"""
+
+
+def test_a_sample_knows_the_values_a_discrete_parameter_can_take_when_its_bounds_are_fixed(compile_yaml):
+    """Then it can stop as soon as each has been kept, without drawing every parameter first."""
+    pack = compile_yaml(KNOWN_VALUES)
+    assert _possible_values(pack["known"]) == {
+        ("d_k", "4"), ("d_k", "16"), ("f", '"missing_scale"'), ("f", '"double_scale"'), ("r", "1"), ("r", "2"), ("r", "3")
+    }
+    assert _possible_values(pack["unknown"]) is None  # r's upper bound is drawn
 
 
 def test_a_constraint_keeping_a_slight_majority_is_sampled_until_no_warning_can_come(compile_yaml):

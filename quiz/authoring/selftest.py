@@ -37,6 +37,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Severity
@@ -45,7 +46,7 @@ from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
-from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant, outcomes_of
+from quiz.variants.draw import constraint_outcomes, draw_inputs, fault_names, make_variant, outcomes_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
@@ -245,40 +246,40 @@ def _sample(
     whatever `--seeds` says, and a seed the self-test ran gives its draw in `first_draws` (its
     inputs and computed values), whose outcomes cost only the constraints themselves.
 
-    With `stop_when_clean`, outcomes stop being computed once every value of a discrete
-    parameter drawn often enough to be judged has been kept at least once, and each constraint
-    either keeps at least half of the draws reaching it even if all the draws left reached it
-    and it rejected them (no warning can come of the rest), or keeps a clear majority of them
-    (`_clear_majority`: most samples stop after a few dozen draws, not the hundred the first
-    rule needs). The parameters are all drawn first (that is cheap), so which values can be
-    judged is known in advance. Each draw's outcomes are computed on `clock` as that draw, with
-    the elements its parameters created already spent, as if they followed its drawing at once.
+    With `stop_when_clean`, outcomes stop being computed once no value of a discrete parameter
+    can be lost and each constraint either keeps at least half of the draws reaching it even if
+    all the draws left reached it and it rejected them (no warning can come of the rest), or
+    keeps a clear majority of them (`_clear_majority`: most samples stop after a few dozen
+    draws, not the hundred the first rule needs). No value can be lost once every value a
+    discrete parameter can take has been kept at least once, when those values are known
+    before drawing; otherwise the parameters are all drawn first, so that the values drawn
+    often enough to be judged are known, and each of those must have been kept. Each draw's
+    outcomes are computed on `clock` as that draw, with the elements its parameters created
+    already spent, as if they followed its drawing at once.
     """
     if not compiled.constraints:
         return []
     first_draws = first_draws or {}
-    all_inputs: list[tuple[dict[str, Any], int]] = []  # each draw's inputs and the elements they created
-    for seed in range(SAMPLE_DRAWS):
-        if seed in first_draws:
-            all_inputs.append((first_draws[seed][0], 0))  # its elements were spent on the seed's variant
-            continue
-        if _out_of_time(clock):
-            return []
-        clock.new_draw()
-        rng = np.random.default_rng(generator_seed(compiled.question.id, seed))  # as make_variant's
-        try:
-            all_inputs.append((draw_inputs(compiled, rng, clock), clock.elements_spent))
-        except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
-            return []
     discrete = [p.name for p in compiled.params if p.spec.kind in _DISCRETE]
-    keys = [[(name, json.dumps(inputs[name])) for name in discrete] for inputs, _ in all_inputs]  # as `_rejected_values` keys them
-    counts = Counter(key for draw_keys in keys for key in draw_keys)
-    unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
+    possible = _possible_values(compiled) if stop_when_clean else None
+    ahead: list[tuple[dict[str, Any], int]] = []  # every draw's inputs and the elements they created, when drawn first
+    if possible is None:
+        for seed in range(SAMPLE_DRAWS):
+            drawn = _inputs_of(compiled, seed, first_draws, clock)
+            if drawn is None:
+                return []
+            ahead.append(drawn)
+        counts = Counter(key for inputs, _ in ahead for key in _value_keys(inputs, discrete))
+        unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
+    else:
+        unkept = set(possible)  # each must be kept once: then none can be judged and never kept
     judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
-    draws = []
-    for seed, ((inputs, spent), draw_keys) in enumerate(zip(all_inputs, keys)):
-        if _out_of_time(clock):
+    draws: list[_Draw] = []
+    for seed in range(SAMPLE_DRAWS):
+        drawn = ahead[seed] if ahead else _inputs_of(compiled, seed, first_draws, clock)
+        if drawn is None or _out_of_time(clock):
             return []
+        inputs, spent = drawn
         clock.new_draw()
         clock.spend(spent)  # never refused: the draw spent as much already
         if seed in first_draws:
@@ -293,11 +294,63 @@ def _sample(
             if not outcome:
                 break
         if draw.kept:
-            unkept.difference_update(draw_keys)
+            unkept.difference_update(_value_keys(inputs, discrete))
         left = SAMPLE_DRAWS - len(draws)
         if stop_when_clean and not unkept and all(2 * k >= j + left or _clear_majority(k, j) for k, j in zip(kept, judged)):
             break
     return draws
+
+
+def _inputs_of(
+    compiled: CompiledQuestion, seed: int, first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]], clock: Budget
+) -> tuple[dict[str, Any], int] | None:
+    """The first draw of `seed` and the elements it created (none when the seed's variant made
+    it: they were spent there); None when `clock` runs out or a parameter cannot be drawn (the
+    seeds report that)."""
+    if seed in first_draws:
+        return first_draws[seed][0], 0
+    if _out_of_time(clock):
+        return None
+    clock.new_draw()
+    rng = np.random.default_rng(generator_seed(compiled.question.id, seed))  # as make_variant's
+    try:
+        return draw_inputs(compiled, rng, clock), clock.elements_spent
+    except VariantError:
+        return None
+
+
+def _value_keys(inputs: dict[str, Any], discrete: list[str]) -> list[tuple[str, str]]:
+    """Each discrete parameter's value in a draw, as `_rejected_values` keys them."""
+    return [(name, json.dumps(inputs[name])) for name in discrete]
+
+
+MAX_KNOWN_VALUES: Final = 64
+"""Most values of an `integer` parameter the sample lists in advance (see `_possible_values`)."""
+
+
+def _possible_values(compiled: CompiledQuestion) -> set[tuple[str, str]] | None:
+    """Every value each discrete parameter can take, keyed as `_value_keys` keys them; None when
+    some parameter's values are not known before drawing (bounds read other parameters) or are
+    more than MAX_KNOWN_VALUES."""
+    possible: set[tuple[str, str]] = set()
+    for param in compiled.params:
+        spec = param.spec
+        if spec.kind == "choice":
+            assert spec.choice is not None
+            possible.update((param.name, json.dumps(c.value)) for c in spec.choice)
+        elif spec.kind == "fault":
+            possible.update((param.name, json.dumps(name)) for name in fault_names(spec))
+        elif spec.kind == "integer":
+            if any(bound.names for bound in param.bounds):
+                return None
+            try:
+                low, high = (bound.evaluate({}) for bound in param.bounds)
+            except ExpressionError:
+                return None
+            if not (isinstance(low, int) and isinstance(high, int)) or not 0 <= high - low < MAX_KNOWN_VALUES:
+                return None
+            possible.update((param.name, json.dumps(n)) for n in range(low, high + 1))
+    return possible
 
 
 def _clear_majority(kept: int, judged: int) -> bool:

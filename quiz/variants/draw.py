@@ -18,6 +18,7 @@ from engine import Fault
 from quiz.expressions import Expression, ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
+from quiz.format.model import Param
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError, quoted
@@ -163,8 +164,7 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
     if kind == "fault":
-        assert spec.fault is not None
-        names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
+        names = fault_names(spec)
         return names[int(rng.integers(len(names)))]
     if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
@@ -187,6 +187,12 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     return float(drawn) if shape == () else drawn.tolist()
+
+
+def fault_names(spec: Param) -> list[str]:
+    """The faults a `fault` parameter picks from, `all` spelt out."""
+    assert spec.fault is not None  # the kind names the one field given
+    return [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
 
 
 def _bound(compiled: CompiledQuestion, value: Any, what: str) -> int | float:

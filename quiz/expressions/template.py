@@ -46,6 +46,11 @@ class Template:
         """Whether any placeholder may run numpy arithmetic, whose warnings rendering silences."""
         return any(expression.warns for expression in self.expressions)
 
+    @functools.cached_property
+    def _plain(self) -> bool:
+        """Whether the text has no placeholder and is short enough to show as written (most feedback)."""
+        return not any(isinstance(part, _Placeholder) for part in self._parts) and len(self.text) <= MAX_RENDERED_CHARS
+
     @property
     def expressions(self) -> tuple[Expression, ...]:
         """The placeholders' expressions, in order."""
@@ -70,6 +75,8 @@ class Template:
         its source and `format_value` across the renders of one namespace (a question's texts
         in each language repeat the same values), so each is computed once.
         """
+        if self._plain:
+            return self.text
         budget = budget if budget is not None else Budget()
         pieces = []
         length = 0

@@ -5,18 +5,16 @@ import re
 
 import pytest
 
-from quiz.authoring.selftest import (
+from quiz.authoring.sample import (
     CLEAR_MIN_JUDGED,
-    MIN_VARIANTS,
     SAMPLE_DRAWS,
-    VARIETY_SEEDS,
-    _clear_majority,
-    _constraint_warnings,
-    _first_draw_of,
-    _possible_values,
-    _sample,
-    self_test,
+    clear_majority,
+    constraint_warnings,
+    draw_sample,
+    first_draw_of,
+    possible_values,
 )
+from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
 from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
 from quiz.variants.draw import make_variant
@@ -357,10 +355,10 @@ def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
     """`fair` keeps nine draws in ten, a clear majority: its sample stops at the fewest draws that
     can show one; `picky` must run to the end."""
     pack = compile_yaml(CONSTRAINTS)
-    fair = _sample(pack["fair"], Budget(seconds=60))
+    fair = draw_sample(pack["fair"], Budget(seconds=60))
     assert len(fair) == CLEAR_MIN_JUDGED
-    assert fair == _sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
-    assert len(_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+    assert fair == draw_sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
+    assert len(draw_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
 
 
 def test_the_sample_is_each_seeds_first_draw_and_reuses_those_the_seeds_made(compile_yaml):
@@ -369,9 +367,9 @@ def test_the_sample_is_each_seeds_first_draw_and_reuses_those_the_seeds_made(com
     compiled = compile_yaml(CONSTRAINTS)["picky"]
     first_draws: dict = {}
     for seed in range(50):
-        make_variant(compiled, seed, on_draw=_first_draw_of(seed, first_draws))
-    fresh = _sample(compiled, Budget(seconds=60))
-    assert _sample(compiled, Budget(seconds=60), first_draws) == fresh
+        make_variant(compiled, seed, on_draw=first_draw_of(seed, first_draws))
+    fresh = draw_sample(compiled, Budget(seconds=60))
+    assert draw_sample(compiled, Budget(seconds=60), first_draws) == fresh
     assert [draw.inputs for draw in fresh[:50]] == [first_draws[seed][0] for seed in range(50)]
 
 
@@ -399,28 +397,28 @@ KNOWN_VALUES = """\
 def test_a_sample_knows_the_values_a_discrete_parameter_can_take_when_its_bounds_are_fixed(compile_yaml):
     """Then it can stop as soon as each has been kept, without drawing every parameter first."""
     pack = compile_yaml(KNOWN_VALUES)
-    assert _possible_values(pack["known"]) == {
+    assert possible_values(pack["known"]) == {
         ("d_k", "4"), ("d_k", "16"), ("f", '"missing_scale"'), ("f", '"double_scale"'), ("r", "1"), ("r", "2"), ("r", "3")
     }
-    assert _possible_values(pack["unknown"]) is None  # r's upper bound is drawn
+    assert possible_values(pack["unknown"]) is None  # r's upper bound is drawn
 
 
 def test_a_constraint_keeping_a_slight_majority_is_sampled_until_no_warning_can_come(compile_yaml):
     """`s > 4` keeps about 60 % of the draws: too close to a half for a few dozen draws to show,
     so the sample goes on until the draws left cannot turn it under half."""
     compiled = compile_yaml(CLOSE_CALL)["close-call"]
-    sample = _sample(compiled, Budget(seconds=60))
+    sample = draw_sample(compiled, Budget(seconds=60))
     kept = sum(draw.kept for draw in sample)
     assert len(sample) >= SAMPLE_DRAWS / 2 and 2 * kept >= SAMPLE_DRAWS
-    whole = _sample(compiled, Budget(seconds=60), stop_when_clean=False)
-    assert _constraint_warnings(compiled, sample) == _constraint_warnings(compiled, whole) == []
+    whole = draw_sample(compiled, Budget(seconds=60), stop_when_clean=False)
+    assert constraint_warnings(compiled, sample) == constraint_warnings(compiled, whole) == []
 
 
 @pytest.mark.parametrize(
     ("kept", "judged", "clear"), [(30, 30, True), (29, 30, True), (25, 30, False), (29, 29, False), (150, 200, True), (120, 200, False)]
 )
 def test_a_clear_majority_is_four_standard_errors_above_half(kept, judged, clear):
-    assert _clear_majority(kept, judged) is clear
+    assert clear_majority(kept, judged) is clear
 
 
 def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundled_question():
@@ -432,7 +430,7 @@ def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundle
         compiled = bank.compiled(question_id)
         if compiled is None or not compiled.constraints:
             continue
-        early, whole = _sample(compiled, Budget(seconds=60)), _sample(compiled, Budget(seconds=60), stop_when_clean=False)
-        assert messages(_constraint_warnings(compiled, early)) == messages(_constraint_warnings(compiled, whole))
+        early, whole = draw_sample(compiled, Budget(seconds=60)), draw_sample(compiled, Budget(seconds=60), stop_when_clean=False)
+        assert messages(constraint_warnings(compiled, early)) == messages(constraint_warnings(compiled, whole))
         stopped += len(early) < len(whole)
     assert stopped > 30

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from quiz.authoring.selftest import field_location, self_test, time_scale
+from quiz.authoring.fields import field_location
+from quiz.authoring.selftest import self_test, time_scale
 from quiz.bank import Bank, load_bank
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question

@@ -12,7 +12,7 @@ Two checks look at the question as a whole, whatever `--seeds` says:
 
 - variety: the first `VARIETY_SEEDS` seeds of a parametric question must give at least
   `MIN_VARIANTS` different draws, or learners meet the same numbers again and again;
-- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
+- constraints: over up to `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
   reaching it (those the constraints before it keep), or that rejects every draw of one value of
   a parameter, is a warning naming the parameter.
 
@@ -28,14 +28,16 @@ default seeds and proportionally more for more (`time_scale`), so
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
 
+from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Severity
@@ -44,7 +46,7 @@ from quiz.format.model import Misconception, QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
-from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant
+from quiz.variants.draw import constraint_outcomes, draw_inputs, fault_names, make_variant, outcomes_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
@@ -55,10 +57,13 @@ MIN_VARIANTS: Final = 10
 """Different draws a parametric question must give among its first VARIETY_SEEDS seeds."""
 SAMPLE_DRAWS: Final = 200
 """Draws (before constraints) sampled to measure what the constraints reject."""
+CLEAR_MIN_JUDGED: Final = 30
+CLEAR_MARGIN: Final = 4.0
+"""A constraint that keeps more than half of the CLEAR_MIN_JUDGED or more draws it judged by this
+many standard errors keeps a clear majority: one that keeps half or fewer of all draws shows so
+less than once in 30,000 samples, so the sample need not go on to prove it."""
 MIN_DRAWS_OF_A_VALUE: Final = 5
 """A parameter's value must be drawn this often in the sample before its rejection is judged."""
-_SAMPLE_STREAM: Final = 3
-"""The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
 """CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
 
@@ -80,6 +85,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
     # Checked once a seed or a draw, and before each step of the sample's evaluations, which
     # run on it: the CPU clock is read only every CHECK_INTERVAL, as a variant's is.
@@ -89,7 +95,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
             if _out_of_time(clock):
                 return [*found.diagnostics(), _stopped(question, seed, len(tried), seconds)]
             try:
-                variant = make_variant(compiled, seed)
+                variant = make_variant(compiled, seed, on_draw=_first_draw_of(seed, first_draws))
             except VariantError as exc:
                 found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
                 if exc.budget is not None:  # other seeds would spend as much: one is proof enough
@@ -104,9 +110,9 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 return [*found.diagnostics(), _over_budget(question, seed)]
         diagnostics = found.diagnostics()
         if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
-            sample = _sample(compiled, clock)
+            sample = _sample(compiled, clock, first_draws)
             diagnostics.extend(_constraint_warnings(compiled, sample))
-            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock)
+            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock, first_draws)
             if variety is not None:
                 diagnostics.append(variety)
     return diagnostics
@@ -215,43 +221,71 @@ class _Draw:
         return all(self.outcomes)
 
 
-def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool = True) -> list[_Draw]:
-    """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
-    constraint's outcome (none when the question has no constraints: nothing to measure, or
-    when `clock` runs out first: a part of a sample would mislead).
+def _first_draw_of(seed: int, first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]]) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    """An `on_draw` for `make_variant` that keeps the seed's first draw, when the sample has one."""
 
-    With `stop_when_clean`, outcomes stop being computed once no warning can come of the rest:
-    every constraint keeps at least half of the draws reaching it even if all the draws left
-    reached it and it rejected them, and every value of a discrete parameter drawn often enough
-    to be judged has been kept at least once. The parameters are all drawn first (that is
-    cheap), so which values can be judged is known in advance, and the warnings are exactly
-    those of all the draws. Each draw's outcomes are computed on `clock` as that draw, with the
-    elements its parameters created already spent, as if they followed its drawing at once.
+    def keep(inputs: dict[str, Any], values: dict[str, Any]) -> None:
+        if seed < SAMPLE_DRAWS and seed not in first_draws:
+            first_draws[seed] = (inputs, values)
+
+    return keep
+
+
+def _sample(
+    compiled: CompiledQuestion,
+    clock: Budget,
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]] | None = None,
+    *,
+    stop_when_clean: bool = True,
+) -> list[_Draw]:
+    """SAMPLE_DRAWS draws of the parameters, before any constraint, with each constraint's
+    outcome (none when the question has no constraints: nothing to measure, or when `clock`
+    runs out first: a part of a sample would mislead).
+
+    Draw i is the first draw of seed i, as `make_variant` draws it: so the sample is the same
+    whatever `--seeds` says, and a seed the self-test ran gives its draw in `first_draws` (its
+    inputs and computed values), whose outcomes cost only the constraints themselves.
+
+    With `stop_when_clean`, outcomes stop being computed once no value of a discrete parameter
+    can be lost and each constraint either keeps at least half of the draws reaching it even if
+    all the draws left reached it and it rejected them (no warning can come of the rest), or
+    keeps a clear majority of them (`_clear_majority`: most samples stop after a few dozen
+    draws, not the hundred the first rule needs). No value can be lost once every value a
+    discrete parameter can take has been kept at least once, when those values are known
+    before drawing; otherwise the parameters are all drawn first, so that the values drawn
+    often enough to be judged are known, and each of those must have been kept. Each draw's
+    outcomes are computed on `clock` as that draw, with the elements its parameters created
+    already spent, as if they followed its drawing at once.
     """
     if not compiled.constraints:
         return []
-    rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
-    all_inputs: list[tuple[dict[str, Any], int]] = []  # each draw's inputs and the elements they created
-    for _ in range(SAMPLE_DRAWS):
-        if _out_of_time(clock):
-            return []
-        clock.new_draw()
-        try:
-            all_inputs.append((draw_inputs(compiled, rng, clock), clock.elements_spent))
-        except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
-            return []
+    first_draws = first_draws or {}
     discrete = [p.name for p in compiled.params if p.spec.kind in _DISCRETE]
-    keys = [[(name, json.dumps(inputs[name])) for name in discrete] for inputs, _ in all_inputs]  # as `_rejected_values` keys them
-    counts = Counter(key for draw_keys in keys for key in draw_keys)
-    unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
+    possible = _possible_values(compiled) if stop_when_clean else None
+    ahead: list[tuple[dict[str, Any], int]] = []  # every draw's inputs and the elements they created, when drawn first
+    if possible is None:
+        for seed in range(SAMPLE_DRAWS):
+            drawn = _inputs_of(compiled, seed, first_draws, clock)
+            if drawn is None:
+                return []
+            ahead.append(drawn)
+        counts = Counter(key for inputs, _ in ahead for key in _value_keys(inputs, discrete))
+        unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
+    else:
+        unkept = set(possible)  # each must be kept once: then none can be judged and never kept
     judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
-    draws = []
-    for (inputs, spent), draw_keys in zip(all_inputs, keys):
-        if _out_of_time(clock):
+    draws: list[_Draw] = []
+    for seed in range(SAMPLE_DRAWS):
+        drawn = ahead[seed] if ahead else _inputs_of(compiled, seed, first_draws, clock)
+        if drawn is None or _out_of_time(clock):
             return []
+        inputs, spent = drawn
         clock.new_draw()
         clock.spend(spent)  # never refused: the draw spent as much already
-        draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
+        if seed in first_draws:
+            draw = _Draw(inputs, outcomes_of(compiled, first_draws[seed][1], clock))
+        else:
+            draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
         draws.append(draw)
         for index, outcome in enumerate(draw.outcomes):  # each constraint sees what the ones before it keep
             if outcome is not None:
@@ -260,11 +294,69 @@ def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool 
             if not outcome:
                 break
         if draw.kept:
-            unkept.difference_update(draw_keys)
+            unkept.difference_update(_value_keys(inputs, discrete))
         left = SAMPLE_DRAWS - len(draws)
-        if stop_when_clean and not unkept and all(2 * k >= j + left for k, j in zip(kept, judged)):
+        if stop_when_clean and not unkept and all(2 * k >= j + left or _clear_majority(k, j) for k, j in zip(kept, judged)):
             break
     return draws
+
+
+def _inputs_of(
+    compiled: CompiledQuestion, seed: int, first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]], clock: Budget
+) -> tuple[dict[str, Any], int] | None:
+    """The first draw of `seed` and the elements it created (none when the seed's variant made
+    it: they were spent there); None when `clock` runs out or a parameter cannot be drawn (the
+    seeds report that)."""
+    if seed in first_draws:
+        return first_draws[seed][0], 0
+    if _out_of_time(clock):
+        return None
+    clock.new_draw()
+    rng = np.random.default_rng(generator_seed(compiled.question.id, seed))  # as make_variant's
+    try:
+        return draw_inputs(compiled, rng, clock), clock.elements_spent
+    except VariantError:
+        return None
+
+
+def _value_keys(inputs: dict[str, Any], discrete: list[str]) -> list[tuple[str, str]]:
+    """Each discrete parameter's value in a draw, as `_rejected_values` keys them."""
+    return [(name, json.dumps(inputs[name])) for name in discrete]
+
+
+MAX_KNOWN_VALUES: Final = 64
+"""Most values of an `integer` parameter the sample lists in advance (see `_possible_values`)."""
+
+
+def _possible_values(compiled: CompiledQuestion) -> set[tuple[str, str]] | None:
+    """Every value each discrete parameter can take, keyed as `_value_keys` keys them; None when
+    some parameter's values are not known before drawing (bounds read other parameters) or are
+    more than MAX_KNOWN_VALUES."""
+    possible: set[tuple[str, str]] = set()
+    for param in compiled.params:
+        spec = param.spec
+        if spec.kind == "choice":
+            assert spec.choice is not None
+            possible.update((param.name, json.dumps(c.value)) for c in spec.choice)
+        elif spec.kind == "fault":
+            possible.update((param.name, json.dumps(name)) for name in fault_names(spec))
+        elif spec.kind == "integer":
+            if any(bound.names for bound in param.bounds):
+                return None
+            try:
+                low, high = (bound.evaluate({}) for bound in param.bounds)
+            except ExpressionError:
+                return None
+            if not (isinstance(low, int) and isinstance(high, int)) or not 0 <= high - low < MAX_KNOWN_VALUES:
+                return None
+            possible.update((param.name, json.dumps(n)) for n in range(low, high + 1))
+    return possible
+
+
+def _clear_majority(kept: int, judged: int) -> bool:
+    """Whether `kept` of `judged` draws is more than half by CLEAR_MARGIN standard errors
+    (a share's standard error at one half is 0.5/√judged)."""
+    return judged >= CLEAR_MIN_JUDGED and 2 * kept - judged >= CLEAR_MARGIN * math.sqrt(judged)
 
 
 def _params_behind(compiled: CompiledQuestion, names: frozenset[str]) -> list[str]:
@@ -338,7 +430,15 @@ def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterato
         )
 
 
-def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw], clock: Budget) -> Diagnostic | None:
+def _variety(
+    compiled: CompiledQuestion,
+    drawn: set[str],
+    rejected: int,
+    done: int,
+    sample: list[_Draw],
+    clock: Budget,
+    first_draws: dict[int, tuple[dict[str, Any], dict[str, Any]]],
+) -> Diagnostic | None:
     """An error when the first VARIETY_SEEDS seeds give fewer than MIN_VARIANTS different draws,
     saying whether to widen the parameters (too few values) or narrow them (constraints reject most).
     None when `clock` runs out before the verdict: the seeds' own problems are reported already."""
@@ -355,7 +455,7 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     if len(drawn) >= MIN_VARIANTS:
         return None
     if sample:  # the sample may have stopped early: the advice quotes the share of all its draws
-        sample = _sample(compiled, clock, stop_when_clean=False)
+        sample = _sample(compiled, clock, first_draws, stop_when_clean=False)
     kept = sum(d.kept for d in sample)
     head = (
         f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "

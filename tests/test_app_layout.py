@@ -284,3 +284,29 @@ async def test_the_footer_lets_go_of_the_keys_it_replaced():
         gc.collect()
         alive = [ref() for ref in replaced if ref() is not None and id(ref()) not in shown]
         assert replaced and not alive, f"{len(alive)} removed footer keys still alive"
+
+
+async def test_the_footer_keeps_its_keys_while_they_would_be_the_same():
+    """The screen's bindings are refreshed several times as a question opens, mostly to the same
+    keys: the footer keeps the keys on show then, and builds them again only when they change."""
+    app = make_app(start=Selection(key="fx-number#4"), seed=11, bank=BANK)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = list(app.screen.query("FooterKey"))
+        app.screen.refresh_bindings()
+        await settle(pilot)
+        assert shown and [id(key) for key in app.screen.query("FooterKey")] == [id(key) for key in shown]
+        app.screen.query_one("#answer-input", Input).value = "1"
+        await pilot.press("enter")  # answered: submit and give up go, next comes
+        await settle(pilot)
+        keys = app.screen.query("FooterKey")
+        assert "f6" in {key.key for key in keys} and {id(key) for key in keys}.isdisjoint(id(key) for key in shown)
+
+
+async def test_the_collector_runs_again_once_the_app_has_ended():
+    """The cyclic collector waits while the app starts (see QuizAppBase.on_load); an app that ends
+    before the start is over, here as soon as it runs, leaves it running as it found it."""
+    assert gc.isenabled()
+    async with make_app(start=Selection(key="fx-number#4"), seed=11, bank=BANK).run_test(size=(80, 24)):
+        paused = not gc.isenabled()
+    assert paused and gc.isenabled()

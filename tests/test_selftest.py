@@ -5,7 +5,16 @@ import re
 
 import pytest
 
-from quiz.authoring.selftest import MIN_VARIANTS, SAMPLE_DRAWS, VARIETY_SEEDS, _constraint_warnings, _sample, self_test
+from quiz.authoring.sample import (
+    CLEAR_MIN_JUDGED,
+    SAMPLE_DRAWS,
+    clear_majority,
+    constraint_warnings,
+    draw_sample,
+    first_draw_of,
+    possible_values,
+)
+from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
 from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
 from quiz.variants.draw import make_variant
@@ -294,7 +303,7 @@ SEQUENCED = """\
   prompt: "{{ a }}"
   params:
     a: {decimal: [0, 10]}
-  constraints: ["a > 4", "a > 5.5"]
+  constraints: ["a > 4", "a > 6"]
   answer: a * 2
 - id: alone
   type: number
@@ -302,17 +311,17 @@ SEQUENCED = """\
   prompt: "{{ a }}"
   params:
     a: {decimal: [0, 10]}
-  constraints: ["a > 5.5"]
+  constraints: ["a > 6"]
   answer: a * 2
 """
 
 
 def test_a_constraint_is_charged_only_with_the_draws_that_reach_it(compile_yaml):
     pack = compile_yaml(SEQUENCED)
-    # `a > 5.5` keeps under half of all draws, but three quarters of those `a > 4` keeps.
+    # `a > 6` keeps two draws in five, but two thirds of those `a > 4` keeps.
     assert self_test(pack["sequenced"], 20) == []
     [warning] = self_test(pack["alone"], 20)
-    assert warning.severity is Severity.WARNING and "constraints[0] `a > 5.5` keeps only" in warning.message
+    assert warning.severity is Severity.WARNING and "constraints[0] `a > 6` keeps only" in warning.message
 
 
 def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, monkeypatch):
@@ -330,13 +339,86 @@ def test_a_file_whose_self_tests_ran_long_leaves_the_rest_untested(tmp_path, mon
     assert untested and all(m.endswith("not self-tested: this file's self-tests used their 0 s of CPU time") for m in untested)
 
 
+CLOSE_CALL = """\
+- id: close-call
+  type: number
+  topic: softmax
+  prompt: "{{ s }}"
+  params:
+    s: {decimal: [0, 10]}
+  constraints: ["s > 4"]
+  answer: s * 2
+"""
+
+
 def test_a_sample_stops_early_only_when_the_rest_cannot_warn(compile_yaml):
-    """`fair` keeps most draws: its sample stops after about half; `picky` must run to the end."""
+    """`fair` keeps nine draws in ten, a clear majority: its sample stops at the fewest draws that
+    can show one; `picky` must run to the end."""
     pack = compile_yaml(CONSTRAINTS)
-    fair = _sample(pack["fair"], Budget(seconds=60))
-    assert SAMPLE_DRAWS / 2 <= len(fair) < SAMPLE_DRAWS
-    assert fair == _sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
-    assert len(_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+    fair = draw_sample(pack["fair"], Budget(seconds=60))
+    assert len(fair) == CLEAR_MIN_JUDGED
+    assert fair == draw_sample(pack["fair"], Budget(seconds=60), stop_when_clean=False)[: len(fair)]  # the same stream
+    assert len(draw_sample(pack["picky"], Budget(seconds=60))) == SAMPLE_DRAWS
+
+
+def test_the_sample_is_each_seeds_first_draw_and_reuses_those_the_seeds_made(compile_yaml):
+    """Draw i of the sample is what `make_variant` draws first for seed i: the seeds' own draws,
+    with the values they computed, give the same sample as drawing them again."""
+    compiled = compile_yaml(CONSTRAINTS)["picky"]
+    first_draws: dict = {}
+    for seed in range(50):
+        make_variant(compiled, seed, on_draw=first_draw_of(seed, first_draws))
+    fresh = draw_sample(compiled, Budget(seconds=60))
+    assert draw_sample(compiled, Budget(seconds=60), first_draws) == fresh
+    assert [draw.inputs for draw in fresh[:50]] == [first_draws[seed][0] for seed in range(50)]
+
+
+KNOWN_VALUES = """\
+- id: known
+  type: number
+  topic: softmax
+  prompt: "{{ d_k }} {{ f }} {{ r }}"
+  params:
+    d_k: {choice: [4, 16]}
+    f: {fault: [missing_scale, double_scale]}
+    r: {integer: [1, 3]}
+  answer: d_k * r
+- id: unknown
+  type: number
+  topic: softmax
+  prompt: "{{ n }} {{ r }}"
+  params:
+    n: {integer: [2, 4]}
+    r: {integer: [1, n]}
+  answer: n * r
+"""
+
+
+def test_a_sample_knows_the_values_a_discrete_parameter_can_take_when_its_bounds_are_fixed(compile_yaml):
+    """Then it can stop as soon as each has been kept, without drawing every parameter first."""
+    pack = compile_yaml(KNOWN_VALUES)
+    assert possible_values(pack["known"]) == {
+        ("d_k", "4"), ("d_k", "16"), ("f", '"missing_scale"'), ("f", '"double_scale"'), ("r", "1"), ("r", "2"), ("r", "3")
+    }
+    assert possible_values(pack["unknown"]) is None  # r's upper bound is drawn
+
+
+def test_a_constraint_keeping_a_slight_majority_is_sampled_until_no_warning_can_come(compile_yaml):
+    """`s > 4` keeps about 60 % of the draws: too close to a half for a few dozen draws to show,
+    so the sample goes on until the draws left cannot turn it under half."""
+    compiled = compile_yaml(CLOSE_CALL)["close-call"]
+    sample = draw_sample(compiled, Budget(seconds=60))
+    kept = sum(draw.kept for draw in sample)
+    assert len(sample) >= SAMPLE_DRAWS / 2 and 2 * kept >= SAMPLE_DRAWS
+    whole = draw_sample(compiled, Budget(seconds=60), stop_when_clean=False)
+    assert constraint_warnings(compiled, sample) == constraint_warnings(compiled, whole) == []
+
+
+@pytest.mark.parametrize(
+    ("kept", "judged", "clear"), [(30, 30, True), (29, 30, True), (25, 30, False), (29, 29, False), (150, 200, True), (120, 200, False)]
+)
+def test_a_clear_majority_is_four_standard_errors_above_half(kept, judged, clear):
+    assert clear_majority(kept, judged) is clear
 
 
 def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundled_question():
@@ -348,7 +430,7 @@ def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundle
         compiled = bank.compiled(question_id)
         if compiled is None or not compiled.constraints:
             continue
-        early, whole = _sample(compiled, Budget(seconds=60)), _sample(compiled, Budget(seconds=60), stop_when_clean=False)
-        assert messages(_constraint_warnings(compiled, early)) == messages(_constraint_warnings(compiled, whole))
+        early, whole = draw_sample(compiled, Budget(seconds=60)), draw_sample(compiled, Budget(seconds=60), stop_when_clean=False)
+        assert messages(constraint_warnings(compiled, early)) == messages(constraint_warnings(compiled, whole))
         stopped += len(early) < len(whole)
     assert stopped > 30

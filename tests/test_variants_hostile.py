@@ -128,13 +128,16 @@ def test_self_tests_check_every_text_of_every_seed(compile_yaml):
 
 def test_texts_share_the_variant_budget(compile_yaml):
     """Each filled-in text spends from what drawing left: once it is spent, texts show why."""
-    compiled = one(compile_yaml, "- id: q\n  type: number\n  topic: softmax\n  prompt: '{{ 1 }}'\n  answer: 1\n")
+    pack = "- id: q\n  type: number\n  topic: softmax\n  prompt: '{{ 1 }}'\n  hints: ['{{ 2 }}', '{{ 3 }}', '{{ 4 }}']\n  answer: 1\n"
+    compiled = one(compile_yaml, pack)
     clock = itertools.count(step=0.3)  # each reading of the CPU clock is 0.3 s later
     variant = replace(make_variant(compiled, 0), budget=Budget(seconds=1.0, clock=lambda: next(clock), check_interval=0))
-    texts = [variant.text(variant.question.prompt, "en") for _ in range(4)]
+    texts = [variant.text(text, "en") for text in (variant.question.prompt, *variant.question.hints)]
     # A text reads the clock three times: on starting, before its one step, on finishing.
-    assert texts[:2] == ["1", "1"]
+    assert texts[:2] == ["1", "2"]
     assert all("CPU-time budget of 1 s" in text and text.startswith("⚠ ") for text in texts[2:])
+    # A value already filled in is not computed again: it costs nothing, so it still shows.
+    assert variant.text(variant.question.prompt, "ja") == "1"
 
 
 def test_a_slow_question_stops_its_self_test(compile_yaml):

@@ -12,9 +12,9 @@ Two checks look at the question as a whole, whatever `--seeds` says:
 
 - variety: the first `VARIETY_SEEDS` seeds of a parametric question must give at least
   `MIN_VARIANTS` different draws, or learners meet the same numbers again and again;
-- constraints: over `SAMPLE_DRAWS` draws, a constraint that keeps fewer than half of the draws
-  reaching it (those the constraints before it keep), or that rejects every draw of one value of
-  a parameter, is a warning naming the parameter.
+- constraints: over a sample of up to `SAMPLE_DRAWS` draws (`quiz.authoring.sample`), a constraint
+  that keeps fewer than half of the draws reaching it (those the constraints before it keep), or
+  that rejects every draw of one value of a parameter, is a warning naming the parameter.
 
 A wrong answer key is the worst bug this product can have.
 
@@ -28,24 +28,22 @@ default seeds and proportionally more for more (`time_scale`), so
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-import numpy as np
-
-from quiz.expressions.budget import Budget, BudgetExceeded
+from quiz.authoring.fields import field_location
+from quiz.authoring.sample import Draw, FirstDraws, constraint_warnings, draw_sample, first_draw_of, out_of_time
+from quiz.expressions.budget import Budget
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.marks import located
-from quiz.format.model import Misconception, QuestionBase
+from quiz.format.model import QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.registry import type_of
-from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant
-from quiz.variants.keys import generator_seed
+from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 DEFAULT_SEEDS: Final = 20
@@ -53,18 +51,8 @@ VARIETY_SEEDS: Final = 100
 """The seeds the variety rule looks at: always the first 100, so the verdict never depends on --seeds."""
 MIN_VARIANTS: Final = 10
 """Different draws a parametric question must give among its first VARIETY_SEEDS seeds."""
-SAMPLE_DRAWS: Final = 200
-"""Draws (before constraints) sampled to measure what the constraints reject."""
-MIN_DRAWS_OF_A_VALUE: Final = 5
-"""A parameter's value must be drawn this often in the sample before its rejection is judged."""
-_SAMPLE_STREAM: Final = 3
-"""The sample's own random stream, apart from those variants and shuffles use."""
 QUESTION_SECONDS: Final = 2.0
 """CPU time one question's self-test may take at DEFAULT_SEEDS (a bundled one takes at most 0.7 s)."""
-
-
-_DISCRETE: Final = frozenset({"choice", "fault", "integer"})
-"""Parameter kinds whose every value is judged on its own: one the constraints always reject is lost."""
 
 
 def time_scale(seeds: int) -> float:
@@ -80,16 +68,17 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
+    first_draws: FirstDraws = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
     # Checked once a seed or a draw, and before each step of the sample's evaluations, which
     # run on it: the CPU clock is read only every CHECK_INTERVAL, as a variant's is.
     clock = Budget(seconds=seconds)
     with clock.running():
         for seed in tried:
-            if _out_of_time(clock):
+            if out_of_time(clock):
                 return [*found.diagnostics(), _stopped(question, seed, len(tried), seconds)]
             try:
-                variant = make_variant(compiled, seed)
+                variant = make_variant(compiled, seed, on_draw=first_draw_of(seed, first_draws))
             except VariantError as exc:
                 found.add(seed, Problem(field_location(question, exc.field), "no variant can be made", exc.message))
                 if exc.budget is not None:  # other seeds would spend as much: one is proof enough
@@ -104,20 +93,12 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 return [*found.diagnostics(), _over_budget(question, seed)]
         diagnostics = found.diagnostics()
         if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
-            sample = _sample(compiled, clock)
-            diagnostics.extend(_constraint_warnings(compiled, sample))
-            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock)
+            sample = draw_sample(compiled, clock, first_draws)
+            diagnostics.extend(constraint_warnings(compiled, sample))
+            variety = _variety(compiled, drawn, rejected, len(tried), sample, clock, first_draws)
             if variety is not None:
                 diagnostics.append(variety)
     return diagnostics
-
-
-def _out_of_time(clock: Budget) -> bool:
-    try:
-        clock.check_time()
-    except BudgetExceeded:
-        return True
-    return False
 
 
 def _stopped(question: QuestionBase, seed: int, seeds: int, seconds: float) -> Diagnostic:
@@ -135,23 +116,6 @@ def _over_budget(question: QuestionBase, seed: int) -> Diagnostic:
         Severity.ERROR,
         f"{question.id}: self-test: stopped after seed {seed}: a variant must stay well within its budgets",
     )
-
-
-def field_location(question: QuestionBase, name: str | None) -> Location:
-    """Where a field named as messages name it (`answer`, `derived.w`, `params.s`,
-    `constraints[0]`, `misconceptions.no_scaling`) stands; the question's start otherwise."""
-    start = question.source or Location(Path("<question>"))
-    if not name:
-        return start
-    head, _, rest = name.partition(".")
-    if head.startswith("constraints["):
-        return located(question, "constraints", int(head[len("constraints[") : -1])) or start
-    if head == "misconceptions":
-        misconceptions: tuple[Misconception, ...] = getattr(question, "misconceptions", ())
-        for misconception in misconceptions:
-            if misconception.name == rest and misconception.marks is not None:
-                return misconception.marks.start
-    return located(question, head, rest or None) or start
 
 
 @dataclass
@@ -204,148 +168,22 @@ def _check_texts(variant: Variant) -> list[Problem]:
     return problems
 
 
-@dataclass(frozen=True)
-class _Draw:
-    inputs: dict[str, Any]
-    outcomes: list[bool | None]
-    """Whether each constraint holds (None: it could not be evaluated for this draw)."""
-
-    @property
-    def kept(self) -> bool:
-        return all(self.outcomes)
-
-
-def _sample(compiled: CompiledQuestion, clock: Budget, *, stop_when_clean: bool = True) -> list[_Draw]:
-    """SAMPLE_DRAWS draws of the parameters from the question's own stream, with each
-    constraint's outcome (none when the question has no constraints: nothing to measure, or
-    when `clock` runs out first: a part of a sample would mislead).
-
-    With `stop_when_clean`, outcomes stop being computed once no warning can come of the rest:
-    every constraint keeps at least half of the draws reaching it even if all the draws left
-    reached it and it rejected them, and every value of a discrete parameter drawn often enough
-    to be judged has been kept at least once. The parameters are all drawn first (that is
-    cheap), so which values can be judged is known in advance, and the warnings are exactly
-    those of all the draws. Each draw's outcomes are computed on `clock` as that draw, with the
-    elements its parameters created already spent, as if they followed its drawing at once.
-    """
-    if not compiled.constraints:
-        return []
-    rng = np.random.default_rng([generator_seed(compiled.question.id, 0), _SAMPLE_STREAM])
-    all_inputs: list[tuple[dict[str, Any], int]] = []  # each draw's inputs and the elements they created
-    for _ in range(SAMPLE_DRAWS):
-        if _out_of_time(clock):
-            return []
-        clock.new_draw()
-        try:
-            all_inputs.append((draw_inputs(compiled, rng, clock), clock.elements_spent))
-        except VariantError:  # a parameter that cannot be drawn is reported by the seeds above
-            return []
-    discrete = [p.name for p in compiled.params if p.spec.kind in _DISCRETE]
-    keys = [[(name, json.dumps(inputs[name])) for name in discrete] for inputs, _ in all_inputs]  # as `_rejected_values` keys them
-    counts = Counter(key for draw_keys in keys for key in draw_keys)
-    unkept = {key for key, count in counts.items() if count >= MIN_DRAWS_OF_A_VALUE}  # judged, not yet kept
-    judged, kept = [0] * len(compiled.constraints), [0] * len(compiled.constraints)  # as `_constraint_warnings` counts
-    draws = []
-    for (inputs, spent), draw_keys in zip(all_inputs, keys):
-        if _out_of_time(clock):
-            return []
-        clock.new_draw()
-        clock.spend(spent)  # never refused: the draw spent as much already
-        draw = _Draw(inputs, constraint_outcomes(compiled, inputs, clock))
-        draws.append(draw)
-        for index, outcome in enumerate(draw.outcomes):  # each constraint sees what the ones before it keep
-            if outcome is not None:
-                judged[index] += 1
-                kept[index] += bool(outcome)
-            if not outcome:
-                break
-        if draw.kept:
-            unkept.difference_update(draw_keys)
-        left = SAMPLE_DRAWS - len(draws)
-        if stop_when_clean and not unkept and all(2 * k >= j + left for k, j in zip(kept, judged)):
-            break
-    return draws
-
-
-def _params_behind(compiled: CompiledQuestion, names: frozenset[str]) -> list[str]:
-    """The parameters an expression reading `names` depends on, through derived values, in order."""
-    derived = dict(compiled.derived)
-    seen: set[str] = set()
-    stack = list(names)
-    while stack:
-        name = stack.pop()
-        if name not in seen:
-            seen.add(name)
-            if name in derived:
-                stack.extend(derived[name].names)
-    return [p.name for p in compiled.params if p.name in seen]
-
-
-def _constraint_warnings(compiled: CompiledQuestion, sample: list[_Draw]) -> list[Diagnostic]:
-    """Warnings for constraints that keep fewer than half the draws reaching them, and for
-    parameter values the constraints never let through.
-
-    Constraints are read in order: each is judged on the draws the ones before it keep, so a
-    constraint is charged only with what it rejects itself. (`key < 0.995` after `max(z) > c`
-    is not blamed for the draws with small logits that the first one already turned away.)
-    """
-    question = compiled.question
-    if not sample:
-        return []
-    warnings = []
-    for index, constraint in enumerate(compiled.constraints):
-        reaching = [d for d in sample if all(d.outcomes[:index])]
-        judged = [d.outcomes[index] for d in reaching if d.outcomes[index] is not None]
-        kept = sum(bool(o) for o in judged)
-        if judged and kept * 2 < len(judged):
-            params = ", ".join(_params_behind(compiled, constraint.names)) or "no parameter"
-            of = "draws" if index == 0 else "draws the constraints before it keep"
-            warnings.append(
-                Diagnostic(
-                    field_location(question, f"constraints[{index}]"),
-                    Severity.WARNING,
-                    f"{question.id}: constraints[{index}] `{constraint.source}` keeps only {kept} of the {len(judged)} {of} "
-                    f"({kept / len(judged):.0%}); it depends on {params}: draw them from a range where it mostly holds, or relax it",
-                ),
-            )
-    warnings.extend(_rejected_values(compiled, sample))
-    return warnings
-
-
-def _rejected_values(compiled: CompiledQuestion, sample: list[_Draw]) -> Iterator[Diagnostic]:
-    """A warning per parameter for the values the constraints reject every time they are drawn."""
-    question = compiled.question
-    for param in compiled.params:
-        if param.spec.kind not in _DISCRETE:
-            continue  # a continuous draw has no value of its own to lose
-        by_value: dict[str, list[_Draw]] = defaultdict(list)
-        for draw in sample:
-            by_value[json.dumps(draw.inputs[param.name])].append(draw)
-        lost = [value for value, draws in by_value.items() if len(draws) >= MIN_DRAWS_OF_A_VALUE and not any(d.kept for d in draws)]
-        if not lost:
-            continue
-        culprits = Counter(
-            i for value in lost for i in range(len(compiled.constraints)) if not any(d.outcomes[i] for d in by_value[value])
-        )
-        blamed = ", ".join(f"constraints[{i}] `{compiled.constraints[i].source}`" for i in sorted(culprits)) or "the constraints together"
-        values = ", ".join(lost)
-        yield Diagnostic(
-            field_location(question, f"params.{param.name}"),
-            Severity.WARNING,
-            f"{question.id}: params.{param.name}: every draw with {param.name} = {values} is rejected by {blamed}, "
-            f"so no variant uses {'it' if len(lost) == 1 else 'them'}; "
-            f"drop {'that value' if len(lost) == 1 else 'those values'} or relax the constraint",
-        )
-
-
-def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: int, sample: list[_Draw], clock: Budget) -> Diagnostic | None:
+def _variety(
+    compiled: CompiledQuestion,
+    drawn: set[str],
+    rejected: int,
+    done: int,
+    sample: list[Draw],
+    clock: Budget,
+    first_draws: FirstDraws,
+) -> Diagnostic | None:
     """An error when the first VARIETY_SEEDS seeds give fewer than MIN_VARIANTS different draws,
     saying whether to widen the parameters (too few values) or narrow them (constraints reject most).
     None when `clock` runs out before the verdict: the seeds' own problems are reported already."""
     question = compiled.question
     seed = min(done, VARIETY_SEEDS)
     while len(drawn) < MIN_VARIANTS and seed < VARIETY_SEEDS:
-        if _out_of_time(clock):
+        if out_of_time(clock):
             return None
         try:
             drawn.add(_draw_key(make_variant(compiled, seed)))
@@ -355,7 +193,7 @@ def _variety(compiled: CompiledQuestion, drawn: set[str], rejected: int, done: i
     if len(drawn) >= MIN_VARIANTS:
         return None
     if sample:  # the sample may have stopped early: the advice quotes the share of all its draws
-        sample = _sample(compiled, clock, stop_when_clean=False)
+        sample = draw_sample(compiled, clock, first_draws, stop_when_clean=False)
     kept = sum(d.kept for d in sample)
     head = (
         f"{question.id}: self-test: only {len(drawn)} different variant{'s' if len(drawn) != 1 else ''} "

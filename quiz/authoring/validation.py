@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from quiz.authoring.selftest import field_location, self_test, time_scale
+from quiz.authoring.fields import field_location
+from quiz.authoring.selftest import self_test, time_scale
 from quiz.bank import Bank, load_bank
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
+from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Report, Severity
 from quiz.format.model import QuestionBase
 
@@ -70,17 +72,30 @@ def validate_packs(
     report.extend(bank.report)
     for question in bank.rejected:  # its broken rules are reported already: check the rest of it
         check_question(question, bank.claims, report)
-    files: dict[Path, list[QuestionBase]] = {}
+    # Each question is checked once, into its own report, before any worker forks: the workers
+    # inherit the compiled questions, and the reports are added below in the bank's order.
+    checked = {question.id: _checked(question, bank) for question in bank.questions.values()}
+    files: dict[Path, list[CompiledQuestion]] = {}
     for question in bank.questions.values():
-        files.setdefault(field_location(question, None).path, []).append(question)
-    found = self_tests(bank, list(files.values()), seeds, usable_cores() if workers is None else workers)
+        compiled = checked[question.id][0]
+        if compiled is not None:
+            files.setdefault(field_location(question, None).path, []).append(compiled)
+    found = self_tests(list(files.values()), seeds, usable_cores() if workers is None else workers)
     for question in bank.questions.values():
-        if check_question(question, bank.claims, report) is not None:
+        compiled, own = checked[question.id]
+        report.extend(own)
+        if compiled is not None:
             for diagnostic in found.get(question.id, ()):
                 report.add(diagnostic)
     diagnostics = sorted(report.diagnostics, key=_listing_order)
     questions = len(bank.questions) + len(bank.rejected)
     return Validation(diagnostics, len(bank.files), questions, report.error_count, report.warning_count)
+
+
+def _checked(question: QuestionBase, bank: Bank) -> tuple[CompiledQuestion | None, Report]:
+    """`question` compiled (None when it has an error) and the report of its checks."""
+    own = Report()
+    return check_question(question, bank.claims, own), own
 
 
 def usable_cores() -> int:
@@ -89,17 +104,18 @@ def usable_cores() -> int:
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
-def self_tests(bank: Bank, files: list[list[QuestionBase]], seeds: int, workers: int) -> dict[str, list[Diagnostic]]:
-    """What the self-tests of each file's questions found, by question id (nothing when `seeds`
-    is 0). Files are tested in worker processes when there are several of each and the system
-    can fork; each worker keeps every CPU-time budget of its own, so a pack stops as soon in one."""
+def self_tests(files: list[list[CompiledQuestion]], seeds: int, workers: int) -> dict[str, list[Diagnostic]]:
+    """What the self-tests of each file's compiled questions found, by question id (nothing
+    when `seeds` is 0). Files are tested in worker processes when there are several of each and
+    the system can fork; each worker keeps every CPU-time budget of its own, so a pack stops as
+    soon in one."""
     if seeds <= 0:
         return {}
     workers = min(workers, len(files))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return {k: v for questions in files for k, v in _test_file(bank, questions, seeds).items()}
+        return {k: v for questions in files for k, v in _test_file(questions, seeds).items()}
     global _SHARED
-    _SHARED = (bank, files, seeds)  # forked workers inherit it: nothing is pickled but their findings
+    _SHARED = (files, seeds)  # forked workers inherit it: nothing is pickled but their findings
     # The largest files first, so that no worker is left with a long one at the end.
     order = sorted(range(len(files)), key=lambda n: -len(files[n]))
     try:
@@ -107,31 +123,29 @@ def self_tests(bank: Bank, files: list[list[QuestionBase]], seeds: int, workers:
             results = list(pool.map(_test_shared_file, order))
     except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal): test here instead
         log.warning("self-test workers stopped (%s); testing in this process", exc)
-        results = [_test_file(bank, questions, seeds) for questions in files]
+        results = [_test_file(questions, seeds) for questions in files]
     finally:
         _SHARED = None
     return {k: v for found in results for k, v in found.items()}
 
 
-_SHARED: tuple[Bank, list[list[QuestionBase]], int] | None = None
+_SHARED: tuple[list[list[CompiledQuestion]], int] | None = None
 
 
 def _test_shared_file(index: int) -> dict[str, list[Diagnostic]]:
     assert _SHARED is not None  # set by self_tests before the workers fork
-    bank, files, seeds = _SHARED
-    return _test_file(bank, files[index], seeds)
+    files, seeds = _SHARED
+    return _test_file(files[index], seeds)
 
 
-def _test_file(bank: Bank, questions: list[QuestionBase], seeds: int) -> dict[str, list[Diagnostic]]:
-    """Self-test one file's questions in order, within the file's CPU time; a question past it is
-    reported untested."""
+def _test_file(questions: list[CompiledQuestion], seeds: int) -> dict[str, list[Diagnostic]]:
+    """Self-test one file's compiled questions in order, within the file's CPU time; a question
+    past it is reported untested."""
     seconds = FILE_SECONDS * time_scale(seeds)
     clock = Budget(seconds=seconds, check_interval=0)  # read once a question
     found: dict[str, list[Diagnostic]] = {}
-    for question in questions:
-        compiled = check_question(question, bank.claims, Report())
-        if compiled is None:
-            continue
+    for compiled in questions:
+        question = compiled.question
         try:
             clock.check_time()
         except BudgetExceeded:

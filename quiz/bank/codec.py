@@ -210,6 +210,9 @@ def _mapping(key: Any, value: Any) -> Codec:
     # Stored as [[key, value], ...]: keys keep their type (a list's index marks are ints) and order.
     encode_key, decode_key = codec_for(key)
     encode_value, decode_value = codec_for(value)
+    key_types = _primitive_types(key)
+    if value == tuple[int, int] and key_types is not None:
+        return (lambda mapping: [[k, list(v)] for k, v in mapping.items()]), _marks_by_key(key_types)
 
     def decode_one(data: Any) -> Any:
         if type(data) is not list:
@@ -222,6 +225,34 @@ def _mapping(key: Any, value: Any) -> Codec:
         return out
 
     return (lambda mapping: [[encode_key(k), encode_value(v)] for k, v in mapping.items()]), decode_one
+
+
+def _primitive_types(tp: Any) -> tuple[type, ...] | None:
+    """The JSON types a key of type `tp` may have, when it is text or a number (or a union of them)."""
+    members = get_args(tp) if get_origin(tp) in (Union, types.UnionType) else (tp,)
+    return members if all(m in (str, int) for m in members) else None
+
+
+def _marks_by_key(key_types: tuple[type, ...]) -> Callable[[Any], Any]:
+    """The decoder of a mapping to (line, column) marks, checked in one loop: a question has
+    hundreds of marks, and a call per key and per mark made them most of a warm start's decoding."""
+
+    def decode_one(data: Any) -> Any:
+        if type(data) is not list:
+            raise CacheMismatch(f"expected a list of pairs, found {type(data).__name__}")
+        out = {}
+        for pair in data:
+            if type(pair) is not list or len(pair) != 2:
+                raise CacheMismatch("expected a [key, value] pair")
+            key, mark = pair
+            if type(key) not in key_types:
+                raise CacheMismatch(f"expected a key of type {' or '.join(t.__name__ for t in key_types)}, found {type(key).__name__}")
+            if type(mark) is not list or len(mark) != 2 or type(mark[0]) is not int or type(mark[1]) is not int:
+                raise CacheMismatch("expected [line, column]")
+            out[key] = (mark[0], mark[1])
+        return out
+
+    return decode_one
 
 
 def _field_types(cls: type) -> dict[str, Any]:

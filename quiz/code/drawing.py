@@ -59,20 +59,33 @@ def separates(probes: Sequence[Probe], revealed: Sequence[str]) -> bool:
     Borderline is judged on float64 probes only: in lower precision the candidate's own rounding
     decides, and the mistakes those probes reveal show as NaN or inf.
     """
-    for probe in probes:
+    shows: dict[tuple[int, str], float] = {}  # each mistake's excess over the engine's outputs, by probe
+
+    def shown(index: int, mistake: str) -> float:
+        if (index, mistake) not in shows:
+            probe = probes[index]
+            shows[index, mistake] = excess(probe, probe.mistakes[mistake], probe.references)
+        return shows[index, mistake]
+
+    for index, probe in enumerate(probes):
         if probe.tolerance != DEFAULT_TOLERANCE:
             continue
-        for outputs in probe.mistakes.values():
-            if HIDDEN < excess(probe, outputs, probe.references) < VISIBLE:
+        for mistake in probe.mistakes:
+            if HIDDEN < shown(index, mistake) < VISIBLE:
                 return False
 
-    def apart(first: tuple[Output, ...] | None, second: tuple[Output, ...] | None, probe: Probe) -> bool:
-        return excess(probe, first or probe.references, second or probe.references) >= VISIBLE
+    def apart(one: str, other: str | None, index: int) -> bool:
+        """Whether the two mistakes' outputs (None: the engine's) differ visibly on probe `index`."""
+        probe = probes[index]
+        if other is None or other not in probe.mistakes:
+            return one in probe.mistakes and shown(index, one) >= VISIBLE
+        first = probe.mistakes.get(one, probe.references)  # not `shown`: the tolerance is relative to the second
+        return excess(probe, first, probe.mistakes[other]) >= VISIBLE
 
-    for index, one in enumerate(revealed):
-        if not any(apart(p.mistakes.get(one), None, p) for p in probes):
+    for position, one in enumerate(revealed):
+        if not any(apart(one, None, index) for index in range(len(probes))):
             return False
-        for other in revealed[index + 1 :]:
-            if not any(apart(p.mistakes.get(one), p.mistakes.get(other), p) for p in probes):
+        for other in revealed[position + 1 :]:
+            if not any(apart(one, other, index) for index in range(len(probes))):
                 return False
     return True

@@ -19,30 +19,42 @@ from quiz.code.spec import AnyTask, Policy
 LOW_PRECISION_SLACK = 3.0
 
 
-def matched_mistake(
-    task: AnyTask, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], policy: Policy
-) -> str | None:
+def matched_mistake(task: AnyTask, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], policy: Policy) -> str | None:
     """The id of the first of the task's mistakes the results match, or None."""
+    right = _right_calls(probes, results)
     for mistake in task.mistakes:
-        if mistake.applies(policy) and _fits(mistake.id, probes, results):
+        if mistake.applies(policy) and _fits(mistake.id, probes, results, right):
             return mistake.id
     return None
 
 
-def _fits(mistake: str, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]]) -> bool:
-    evidenced = False
+def _right_calls(probes: Sequence[Probe], results: Sequence[Sequence[CallResult]]) -> list[list[bool | None]]:
+    """For each probe's calls, whether the result is the engine's within the tolerance (None:
+    no arrays of the right form to judge): the same for every mistake, so measured once."""
+    right: list[list[bool | None]] = []
     for probe, probe_results in zip(probes, results, strict=True):
-        tolerance = probe.tolerance
+        right.append(
+            [
+                None
+                if result.arrays is None or mismatch(result.arrays, reference) is not None
+                else difference(result.arrays, reference, probe.tolerance).within
+                for result, reference in zip(probe_results, probe.references)
+            ]
+        )
+    return right
+
+
+def _fits(mistake: str, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], right: list[list[bool | None]]) -> bool:
+    evidenced = False
+    for probe, probe_results, probe_right in zip(probes, results, right):
         modelled = probe.mistakes.get(mistake, probe.references)
-        for result, reference, expected in zip(probe_results, probe.references, modelled):
-            if result.arrays is None or mismatch(result.arrays, reference) is not None:
+        for result, is_right, expected in zip(probe_results, probe_right, modelled):
+            if is_right is None or (is_right and probe.dtype == "float16"):
                 continue
-            right = difference(result.arrays, reference, tolerance).within
-            if right and probe.dtype == "float16":
-                continue
-            if not difference(result.arrays, expected, _matching(tolerance)).within:
+            assert result.arrays is not None  # judged above
+            if not difference(result.arrays, expected, _matching(probe.tolerance)).within:
                 return False
-            evidenced = evidenced or not right
+            evidenced = evidenced or not is_right
     return evidenced
 
 

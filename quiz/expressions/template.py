@@ -46,6 +46,11 @@ class Template:
         """Whether any placeholder may run numpy arithmetic, whose warnings rendering silences."""
         return any(expression.warns for expression in self.expressions)
 
+    @functools.cached_property
+    def _plain(self) -> bool:
+        """Whether the text has no placeholder and is short enough to show as written (most feedback)."""
+        return not any(isinstance(part, _Placeholder) for part in self._parts) and len(self.text) <= MAX_RENDERED_CHARS
+
     @property
     def expressions(self) -> tuple[Expression, ...]:
         """The placeholders' expressions, in order."""
@@ -61,12 +66,17 @@ class Template:
         namespace: Mapping[str, object],
         format_value: Callable[[object], str] = format_value,
         budget: Budget | None = None,
+        shown: dict[tuple[str, object], str] | None = None,
     ) -> str:
         """The text with each placeholder replaced by its formatted value.
 
         Evaluating and formatting count against `budget` (the variant's), and the filled-in
-        text may be at most MAX_RENDERED_CHARS long.
+        text may be at most MAX_RENDERED_CHARS long. `shown` keeps each placeholder's text by
+        its source and `format_value` across the renders of one namespace (a question's texts
+        in each language repeat the same values), so each is computed once.
         """
+        if self._plain:
+            return self.text
         budget = budget if budget is not None else Budget()
         pieces = []
         length = 0
@@ -75,6 +85,8 @@ class Template:
             for part in self._parts:
                 if isinstance(part, str):
                     piece = part
+                elif shown is not None and (part.expression.source, format_value) in shown:
+                    piece = shown[part.expression.source, format_value]
                 else:
                     try:
                         value = part.expression.evaluate_within(namespace, budget)
@@ -82,6 +94,8 @@ class Template:
                         # The step's own error stays the cause: callers tell a budget running out.
                         raise _rebased(error, self.text, part.offset) from error.__cause__
                     piece = self._shown(value, part, format_value)
+                    if shown is not None:
+                        shown[part.expression.source, format_value] = piece
                 length += len(piece)
                 if length > MAX_RENDERED_CHARS:
                     where = part.offset + 1 if isinstance(part, _Placeholder) else None

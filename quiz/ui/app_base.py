@@ -10,6 +10,7 @@ and a file that cannot be used is said once, while practice goes on.
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,6 +32,9 @@ from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.widgets.status import SEPARATOR
+
+COLLECTOR_RESUMES_AFTER = 1.0
+"""Seconds after the history file has opened until the cyclic collector runs again (see `on_load`)."""
 
 
 class QuizAppBase(App[None]):
@@ -65,6 +69,20 @@ class QuizAppBase(App[None]):
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
+        self._collector_paused = False
+
+    def on_load(self) -> None:
+        # A start builds tens of thousands of objects that live as long as the app (the bank, the
+        # screens' widgets and styles): the cyclic collector would walk them again and again as
+        # they are made, for no garbage. It waits until the start is over: a moment after the
+        # first screen is drawn and the history file is open (or until the app ends).
+        self._collector_paused = gc.isenabled()
+        gc.disable()
+
+    def _resume_collector(self) -> None:
+        if self._collector_paused:
+            self._collector_paused = False
+            gc.enable()
 
     @property
     def lang(self) -> str:
@@ -110,6 +128,8 @@ class QuizAppBase(App[None]):
         self.call_from_thread(self._history_opened)
 
     def _history_opened(self) -> None:
+        # Its first run walks all that the start made: while the learner reads, not before they see it.
+        self.set_timer(COLLECTOR_RESUMES_AFTER, self._resume_collector)
         self._tell_history_problem()
         self._show_due()
         if isinstance(self.screen, QuestionScreen):
@@ -151,6 +171,7 @@ class QuizAppBase(App[None]):
                     screen.due = None if due is None else len(due)
 
     def on_unmount(self) -> None:
+        self._resume_collector()
         self.history.close()
 
     # -- the screens the app opens on its own -----------------------------------------------

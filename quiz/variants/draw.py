@@ -9,7 +9,7 @@ too large) is a VariantError naming the field, never an exception from numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -18,6 +18,7 @@ from engine import Fault
 from quiz.expressions import Expression, ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
+from quiz.format.model import Param
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError, quoted
@@ -32,8 +33,14 @@ MAX_DIMENSION: Final = 64
 """Largest size of one dimension of a `normal` parameter."""
 
 
-def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | None = None) -> Variant:
-    """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed)."""
+def make_variant(
+    compiled: CompiledQuestion, seed: int = 0, budget: Budget | None = None, on_draw: Callable[[dict[str, Any], dict[str, Any]], None] | None = None
+) -> Variant:
+    """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed).
+
+    `on_draw` is given each draw's inputs and values (parameters and every derived value)
+    before the constraints judge it: self-tests reuse them.
+    """
     question = compiled.question
     seed = seed if question.has_variants else 0
     budget = budget if budget is not None else Budget()
@@ -46,6 +53,8 @@ def make_variant(compiled: CompiledQuestion, seed: int = 0, budget: Budget | Non
             # Every derived value is computed before the constraints judge the draw, read by them
             # or not: a pack cannot hide work in draws its constraints reject from the budget.
             values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            if on_draw is not None:
+                on_draw(inputs, values)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
                 return _finish(compiled, seed, inputs, values, budget)
     raise _error(
@@ -69,13 +78,20 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
             values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
         except VariantError:
             return [None] * len(compiled.constraints)
-        outcomes: list[bool | None] = []
+        return outcomes_of(compiled, values, budget)
+
+
+def outcomes_of(compiled: CompiledQuestion, values: Mapping[str, Any], budget: Budget) -> list[bool | None]:
+    """Whether each constraint holds for a draw's `values` (its parameters and the derived values
+    the constraints read, as `make_variant` gives `on_draw`); None where one cannot be evaluated."""
+    outcomes: list[bool | None] = []
+    with budget.running():
         for index in range(len(compiled.constraints)):
             try:
                 outcomes.append(_holds(compiled, index, values, budget))
             except VariantError:
                 outcomes.append(None)
-        return outcomes
+    return outcomes
 
 
 def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, Any]) -> Variant:
@@ -134,28 +150,28 @@ def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Bu
 
 def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget) -> Any:
     spec = param.spec
+    kind = spec.kind
     what = f"params.{param.name}"
     bounds = [_evaluate(compiled, b, values, what, budget) for b in param.bounds]
-    shape = tuple(_whole(compiled, b, what) for b in bounds) if spec.kind == "normal" else ()
+    shape = tuple(_whole(compiled, b, what) for b in bounds) if kind == "normal" else ()
     if any(n < 1 or n > MAX_DIMENSION for n in shape):
         raise _error(compiled, f"{what}: each dimension must be between 1 and {MAX_DIMENSION}, got {shape}", what)
     try:  # counted before anything is drawn
         budget.draw(math.prod(shape))
     except BudgetExceeded as exc:
         raise _error(compiled, f"{what}: {exc}", what, exc) from None
-    if spec.kind == "choice":
+    if kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
         return spec.choice[int(rng.integers(len(spec.choice)))].value
-    if spec.kind == "fault":
-        assert spec.fault is not None
-        names = [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
+    if kind == "fault":
+        names = fault_names(spec)
         return names[int(rng.integers(len(names)))]
-    if spec.kind == "integer":
+    if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise _error(compiled, f"{what}: min {low} is above max {high}", what)
         return int(rng.integers(low, high + 1))
-    if spec.kind == "decimal":
+    if kind == "decimal":
         start, stop = (float(_bound(compiled, b, what)) for b in bounds)
         if start > stop:
             raise _error(compiled, f"{what}: min {start} is above max {stop}", what)
@@ -171,6 +187,12 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     return float(drawn) if shape == () else drawn.tolist()
+
+
+def fault_names(spec: Param) -> list[str]:
+    """The faults a `fault` parameter picks from, `all` spelt out."""
+    assert spec.fault is not None  # the kind names the one field given
+    return [f.value for f in Fault] if "all" in spec.fault else list(spec.fault)
 
 
 def _bound(compiled: CompiledQuestion, value: Any, what: str) -> int | float:

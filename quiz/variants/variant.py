@@ -69,6 +69,8 @@ class Variant:
     """Each misconception's value for this variant, by name."""
     budget: Budget = field(default_factory=Budget, repr=False, compare=False)
     """What the variant may still spend: filling in its texts draws on what drawing left."""
+    shown: dict[tuple[str, object], str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Each placeholder's text once filled in, shared by every text and language (see `Template.render`)."""
 
     @property
     def question(self) -> QuestionBase:
@@ -99,8 +101,8 @@ class Variant:
         template = self.compiled.template(text.get(lang))
         try:
             if format_value is None:
-                return template.render(self.values, budget=self.budget)
-            return template.render(self.values, format_value, budget=self.budget)
+                return template.render(self.values, budget=self.budget, shown=self.shown)
+            return template.render(self.values, format_value, budget=self.budget, shown=self.shown)
         except ExpressionError as exc:
             exhausted = exc.__cause__.budget if isinstance(exc.__cause__, BudgetExceeded) else None
             raise VariantError(self.question.id, exc.message, location=text.location or self.question.source, budget=exhausted) from None

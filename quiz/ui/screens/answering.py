@@ -57,18 +57,32 @@ class AnsweringScreen(QuizScreen):
     answered: reactive[bool] = reactive(False, bindings=True, init=False)
 
     def compose(self) -> ComposeResult:
+        # The first variant is laid out here, so the screen's first frame shows it whole; later
+        # ones replace it through `show_question`.
+        first = self.first_variant()
         yield from self.compose_top()
         yield StatusLine(id="status")
         yield Static(tr("ui.too_small", self.lang), id="too-small", markup=False)
         with ScrollBody(id="question-body"):
-            yield MathMarkdown(id="prompt")
-            yield Static(id="rule", markup=False)
+            yield MathMarkdown("" if first is None else first.text(first.question.prompt, self.lang), id="prompt")
+            rule_text = None if first is None else type_of(first.question).rule(first, self.lang)
+            rule = Static(rule_text or "", id="rule", markup=False)
+            rule.display = rule_text is not None
+            yield rule
             yield from self.compose_after_rule()
             yield Vertical(id="feedback-area")
         with Vertical(id="answer-dock"):
-            yield Static(id="message", markup=False)
-            yield Vertical(id="answer-area")
+            message = Static(id="message", markup=False)
+            message.display = False
+            yield message
+            with Vertical(id="answer-area"):
+                if first is not None:
+                    yield self.make_answer(first)
         yield KeyFooter()
+
+    def first_variant(self) -> Variant | None:
+        """The variant to lay out with the screen itself (None: the screen shows one once mounted)."""
+        return None
 
     def compose_top(self) -> ComposeResult:
         """What sits above the status line: the header (and a mock's clocks)."""

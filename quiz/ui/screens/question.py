@@ -76,10 +76,20 @@ class QuestionScreen(AnsweringScreen):
         yield Vertical(id="hints")
         yield Vertical(id="model-area")
 
+    def first_variant(self) -> Variant | None:
+        return self.session.variant  # drawn before the screen opens (see QuizApp.start_practice)
+
     async def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)
+        first = self.session.variant
+        if first is not None:  # laid out by compose: the rest of show_variant
+            self.sub_title = first.key
+            self.variant = first
+            self.focus_answer()
+            self.update_status()
+            return
         # Through _move: a round with nothing left to draw says so instead of failing.
-        await self._move(lambda: self.session.variant or self.session.next_question())
+        await self._move(self.session.next_question)
 
     # -- state ------------------------------------------------------------------------------
 

@@ -17,25 +17,12 @@ WIDE_CLASS = "-wide"
 
 
 class KeyFooter(Footer):
-    """Textual's footer, compact on all but wide terminals, composed again only when its keys change."""
+    """Textual's footer, compact on all but wide terminals."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.composed_keys: Hashable = None
-        """What the keys on screen were composed from (None: nothing composed yet)."""
-
-    def keys_shown(self) -> Hashable:
-        """Everything the composed keys depend on: the width class, and each shown binding with
-        whether it is enabled and its tooltip (labels are translated into the bindings)."""
-        bindings = self.screen.active_bindings.values()
-        return self.screen.has_class(WIDE_CLASS), tuple((b.binding, b.enabled, b.tooltip) for b in bindings if b.binding.show)
-
-    async def recompose(self) -> None:
-        # Every change of focus or of the screen's state asks for a recompose (an answer asked
-        # for seven, each 5-10 ms of widgets replaced); most leave the keys as they are.
-        # (Detached, as when its screen has gone, Textual's recompose does nothing.)
-        if not (self.is_attached and self.composed_keys is not None and self.keys_shown() == self.composed_keys):
-            await super().recompose()
+        self._shown: Hashable = None
+        """What the keys on show were made from (see `recompose`)."""
 
     def compose(self) -> ComposeResult:
         # The screen refreshes its bindings when its width class changes, which recomposes this.
@@ -46,9 +33,25 @@ class KeyFooter(Footer):
         # keys alive, and the heap the garbage collector walks grew with each answer.
         self.mutate_reactive(Footer.compact)
         self.show_command_palette = wide
-        composed = 0
-        for widget in super().compose():  # passed on as it comes: a key group collects its keys
-            composed += 1
+        shown = None  # none yet: the bindings were not ready
+        for widget in super().compose():  # one at a time: keys in a group are yielded inside its `with`
+            shown = True
             yield widget
-        # Before the screen's bindings are ready Textual's footer composes nothing: compose again.
-        self.composed_keys = self.keys_shown() if composed else None
+        self._shown = shown and self._keys_on_show()
+
+    async def recompose(self) -> None:
+        """Build the keys again only when they would differ: the screen's bindings are refreshed
+        several times as a question opens (its variant, the focus, the size class), mostly to
+        the same keys, and each rebuild mounts and styles every key anew."""
+        if not self.is_attached or (self._shown is not None and self._shown == self._keys_on_show()):
+            return  # (a footer whose screen has closed has nothing to show)
+        await super().recompose()
+
+    def _keys_on_show(self) -> Hashable:
+        """Everything the keys are drawn from: the width, and each shown binding's key, label and state."""
+        screen, palette_key = self.screen, self.app.COMMAND_PALETTE_BINDING
+        return screen.has_class(WIDE_CLASS), tuple(
+            (key, binding.action, self.app.get_key_display(binding), binding.description, binding.group, enabled, tooltip)
+            for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
+            if binding.show or key == palette_key
+        )

@@ -12,8 +12,8 @@ from textual.widgets import Input
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
+from quiz.collector import COLLECTOR
 from quiz.ui.app import make_app
-from quiz.ui.collector import COLLECTOR
 from quiz.ui.widgets.feedback import FeedbackView
 
 BANK = fixture_bank()

@@ -15,7 +15,6 @@ regular files named as the cache names them are ever removed.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib.util
 import json
@@ -23,8 +22,8 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
@@ -34,6 +33,7 @@ from quiz.atomic import write_text_atomically
 from quiz.bank.bank import SkippedQuestion
 from quiz.bank.codec import CacheMismatch, decode, encode
 from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
+from quiz.collector import collector_held
 from quiz.format.claims import Claims
 from quiz.format.diagnostics import Diagnostic, Severity
 from quiz.own_file import NotOwnFile, read_own_file, this_user
@@ -112,7 +112,7 @@ class BankCache:
         self._path = self.folder / f"bank-{key}.jsonl"
         self._stored, self._kept, self._changed = {}, {}, True
         try:
-            with _collector_paused():
+            with collector_held():
                 self._stored = self._read(self._path, self.owner)
         except FileNotFoundError:
             self.status = "missing"
@@ -132,7 +132,7 @@ class BankCache:
         if found is None:
             return None
         try:
-            with _collector_paused():
+            with collector_held():
                 return _decode_events(found[3], path)
         except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
             self._unfit((PACK, str(path), digest))
@@ -144,7 +144,7 @@ class BankCache:
         if found is None:
             return None
         try:
-            with _collector_paused():
+            with collector_held():
                 return decode(found[3], Claims, path), _decode_events(found[4], path)
         except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
             self._unfit((CLAIMS, str(path), digest))
@@ -239,19 +239,6 @@ def _prune(folder: Path, owner: int | None, keep: int = KEPT_FILES) -> None:
             path.unlink()
         except OSError as exc:
             log.info("bank cache %s not removed: %s", path, exc)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Build many objects without the cyclic collector: none of them is garbage yet, and each of its
-    runs would walk the whole heap (the interface's too) for nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _line(data: object) -> str:

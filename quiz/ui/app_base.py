@@ -10,7 +10,6 @@ and a file that cannot be used is said once, while practice goes on.
 
 from __future__ import annotations
 
-import gc
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
 from quiz.bank import Bank, Selection, SelectionError
+from quiz.collector import CollectorHold
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
@@ -69,20 +69,14 @@ class QuizAppBase(App[None]):
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
-        self._collector_paused = False
+        self._start_hold = CollectorHold()
 
     def on_load(self) -> None:
         # A start builds tens of thousands of objects that live as long as the app (the bank, the
         # screens' widgets and styles): the cyclic collector would walk them again and again as
         # they are made, for no garbage. It waits until the start is over: a moment after the
         # first screen is drawn and the history file is open (or until the app ends).
-        self._collector_paused = gc.isenabled()
-        gc.disable()
-
-    def _resume_collector(self) -> None:
-        if self._collector_paused:
-            self._collector_paused = False
-            gc.enable()
+        self._start_hold.hold()
 
     @property
     def lang(self) -> str:
@@ -129,7 +123,7 @@ class QuizAppBase(App[None]):
 
     def _history_opened(self) -> None:
         # Its first run walks all that the start made: while the learner reads, not before they see it.
-        self.set_timer(COLLECTOR_RESUMES_AFTER, self._resume_collector)
+        self.set_timer(COLLECTOR_RESUMES_AFTER, self._start_hold.release)
         self._tell_history_problem()
         self._show_due()
         if isinstance(self.screen, QuestionScreen):
@@ -171,7 +165,7 @@ class QuizAppBase(App[None]):
                     screen.due = None if due is None else len(due)
 
     def on_unmount(self) -> None:
-        self._resume_collector()
+        self._start_hold.release()
         self.history.close()
 
     # -- the screens the app opens on its own -----------------------------------------------

@@ -19,11 +19,11 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
+from quiz.collector import COLLECTOR
 from quiz.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import answer_widget
-from quiz.ui.collector import COLLECTOR
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown

@@ -41,12 +41,13 @@ async def settle(pilot: Pilot) -> None:
 
 async def history_open(pilot: Pilot) -> None:
     """Wait until the app has opened the history file (in a worker started once the first screen
-    is drawn) and shown what it read: home's due count, today's count on the status line."""
-    for _ in range(1000):
+    is drawn, or by HISTORY_AT_LATEST) and shown what it read: home's due count, today's count on
+    the status line."""
+    for _ in range(1000):  # up to 5 s: the latest start is a timer's
         if pilot.app.history.opened:
             await pilot.app.workers.wait_for_complete()  # its handler has run when the worker ends
             return
-        await pilot.pause()
+        await pilot.pause(0.005)
     raise AssertionError("the history file was never opened")
 
 

@@ -33,6 +33,8 @@ from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.widgets.status import SEPARATOR
 
+HISTORY_AT_LATEST = 0.25
+"""Seconds after the first screen is opened by which the history file starts opening, drawn or not."""
 COLLECTOR_RESUMES_AFTER = 1.0
 """Seconds after the history file has opened until the cyclic collector runs again (see `on_load`)."""
 
@@ -70,6 +72,7 @@ class QuizAppBase(App[None]):
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
         self._start_hold = CollectorHold()
+        self._history_started = False
 
     def on_load(self) -> None:
         # A start builds tens of thousands of objects that live as long as the app (the bank, the
@@ -174,8 +177,21 @@ class QuizAppBase(App[None]):
         # Started on a selection, the question comes first and home is built when asked for.
         if self.start is None or not self.start_practice(self.start, self.start_mode):
             self.push_screen(self._home())
-        # Once that screen is drawn: opening the file (and loading the store) takes nothing from it.
-        self.call_after_refresh(self._open_history)
+        self._open_history_once_drawn()
+
+    def _open_history_once_drawn(self) -> None:
+        """Open the history file once the first screen is drawn: opening the file (and loading the
+        store) then takes nothing from it."""
+        self.call_after_refresh(self._start_history)
+        # A callback after refresh waits on the screen showing when it is handled: one the learner
+        # leaves before it is drawn again (Enter on home at once) would hold it until they return.
+        self.set_timer(HISTORY_AT_LATEST, self._start_history)
+
+    def _start_history(self) -> None:
+        """Start opening the history file, once (whichever of the two calls above comes first)."""
+        if not self._history_started:
+            self._history_started = True
+            self._open_history()
 
     def _home(self) -> HomeScreen:
         assert self.bank is not None

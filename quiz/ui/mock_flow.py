@@ -54,7 +54,7 @@ class MockFlow(QuizAppBase):
         # Home lies under the interview, so leaving the report lands there.
         self.push_screen(self._home())
         self.open_mock(replace(plan, options=replace(plan.options, feedback=self.mock_start.feedback)))
-        self.call_after_refresh(self._open_history)
+        self._open_history_once_drawn()
 
     def _history_opened(self) -> None:
         super()._history_opened()

@@ -147,12 +147,14 @@ print(statistics.median(latencies) * 1000, max(latencies) * 1000, resource.getru
 def run_script(code: str, data_dir: Path, cache_dir: Path | None = None) -> tuple[float, str]:
     """Start a Python process on `code` with `data_dir` as its data directory and `cache_dir` (a
     fresh one unless given) as its cache; the monotonic time it started at, and what it printed."""
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
-        script.write(textwrap.dedent(code))
     fresh_cache = tempfile.mkdtemp(prefix="cache-", dir=data_dir) if cache_dir is None else str(cache_dir)
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir), "QUIZ_CACHE_DIR": fresh_cache}
-    start = time.monotonic()  # the same system clock the child reads
-    out = subprocess.run([sys.executable, script.name], check=True, capture_output=True, text=True, env=env).stdout
+    # A folder of its own, removed after the run: the script's folder is first on its sys.path.
+    with tempfile.TemporaryDirectory(prefix="script-") as folder:
+        script = Path(folder) / "script.py"
+        script.write_text(textwrap.dedent(code))
+        start = time.monotonic()  # the same system clock the child reads
+        out = subprocess.run([sys.executable, script], check=True, capture_output=True, text=True, env=env).stdout
     return start, out
 
 

@@ -21,7 +21,7 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
 from quiz.bank import Bank, Selection, SelectionError
-from quiz.collector import CollectorHold
+from quiz.collector import STARTING
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
@@ -71,15 +71,15 @@ class QuizAppBase(App[None]):
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
-        self._start_hold = CollectorHold()
         self._history_started = False
 
     def on_load(self) -> None:
         # A start builds tens of thousands of objects that live as long as the app (the bank, the
         # screens' widgets and styles): the cyclic collector would walk them again and again as
         # they are made, for no garbage. It waits until the start is over: a moment after the
-        # first screen is drawn and the history file is open (or until the app ends).
-        self._start_hold.hold()
+        # first screen is drawn and the history file is open (or until the app ends). The command
+        # that opens the app has taken the hold already, before loading the bank and importing us.
+        STARTING.hold()
 
     @property
     def lang(self) -> str:
@@ -126,7 +126,7 @@ class QuizAppBase(App[None]):
 
     def _history_opened(self) -> None:
         # Its first run walks all that the start made: while the learner reads, not before they see it.
-        self.set_timer(COLLECTOR_RESUMES_AFTER, self._start_hold.release)
+        self.set_timer(COLLECTOR_RESUMES_AFTER, STARTING.release)
         self._tell_history_problem()
         self._show_due()
         if isinstance(self.screen, QuestionScreen):
@@ -168,7 +168,7 @@ class QuizAppBase(App[None]):
                     screen.due = None if due is None else len(due)
 
     def on_unmount(self) -> None:
-        self._start_hold.release()
+        STARTING.release()
         self.history.close()
 
     # -- the screens the app opens on its own -----------------------------------------------

@@ -50,6 +50,8 @@ LATER = (
     "yaml",  # a warm start reads every pack from the bank cache, no YAML
     "quiz.format.yaml_events",
     "tomllib",  # the catalogues are read from the cache folder as JSON, not parsed again
+    "quiz.answers.parse",  # the answer parser: on the first key typed
+    "quiz.answers.expression",
 )
 
 

@@ -27,7 +27,7 @@ def test_workers_find_what_one_process_finds_in_the_same_order():
 
 
 PARENT = os.getpid()
-TEST_FILE = validation._test_shared_file
+TEST_FILE = validation._check_shared_file
 
 
 def dying(index: int):
@@ -38,7 +38,7 @@ def dying(index: int):
 
 
 def test_a_worker_that_dies_leaves_the_files_to_this_process(monkeypatch, caplog):
-    monkeypatch.setattr(validation, "_test_shared_file", dying)
+    monkeypatch.setattr(validation, "_check_shared_file", dying)
     packs = bad_packs()
     assert listing(validate_packs(packs, seeds=1, workers=2)) == listing(validate_packs(packs, seeds=1, workers=1))
     assert "self-test workers stopped" in caplog.text

@@ -21,9 +21,10 @@ from typing import Final
 
 from quiz.authoring.fields import field_location
 from quiz.authoring.selftest import self_test, time_scale
-from quiz.bank import Bank, load_bank
+from quiz.bank import load_bank
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
+from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Report, Severity
 from quiz.format.model import QuestionBase
@@ -72,30 +73,18 @@ def validate_packs(
     report.extend(bank.report)
     for question in bank.rejected:  # its broken rules are reported already: check the rest of it
         check_question(question, bank.claims, report)
-    # Each question is checked once, into its own report, before any worker forks: the workers
-    # inherit the compiled questions, and the reports are added below in the bank's order.
-    checked = {question.id: _checked(question, bank) for question in bank.questions.values()}
-    files: dict[Path, list[CompiledQuestion]] = {}
+    files: dict[Path, list[QuestionBase]] = {}
     for question in bank.questions.values():
-        compiled = checked[question.id][0]
-        if compiled is not None:
-            files.setdefault(field_location(question, None).path, []).append(compiled)
-    found = self_tests(list(files.values()), seeds, usable_cores() if workers is None else workers)
-    for question in bank.questions.values():
-        compiled, own = checked[question.id]
+        files.setdefault(field_location(question, None).path, []).append(question)
+    found = check_files(list(files.values()), bank.claims, seeds, usable_cores() if workers is None else workers)
+    for question in bank.questions.values():  # in the bank's order, whichever worker checked it
+        own, tested = found[question.id]
         report.extend(own)
-        if compiled is not None:
-            for diagnostic in found.get(question.id, ()):
-                report.add(diagnostic)
+        for diagnostic in tested:
+            report.add(diagnostic)
     diagnostics = sorted(report.diagnostics, key=_listing_order)
     questions = len(bank.questions) + len(bank.rejected)
     return Validation(diagnostics, len(bank.files), questions, report.error_count, report.warning_count)
-
-
-def _checked(question: QuestionBase, bank: Bank) -> tuple[CompiledQuestion | None, Report]:
-    """`question` compiled (None when it has an error) and the report of its checks."""
-    own = Report()
-    return check_question(question, bank.claims, own), own
 
 
 def usable_cores() -> int:
@@ -104,57 +93,64 @@ def usable_cores() -> int:
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
-def self_tests(files: list[list[CompiledQuestion]], seeds: int, workers: int) -> dict[str, list[Diagnostic]]:
-    """What the self-tests of each file's compiled questions found, by question id (nothing
-    when `seeds` is 0). Files are tested in worker processes when there are several of each and
-    the system can fork; each worker keeps every CPU-time budget of its own, so a pack stops as
+Findings = dict[str, tuple[Report, list[Diagnostic]]]
+"""By question id: the report of its checks, and what its self-test found (nothing when it does not compile)."""
+
+
+def check_files(files: list[list[QuestionBase]], claims: Claims, seeds: int, workers: int) -> Findings:
+    """Check each file's questions and self-test those that compile with `seeds` seeds (0: no
+    self-tests). Files are checked in worker processes when there are several of each and the
+    system can fork; each worker keeps every CPU-time budget of its own, so a pack stops as
     soon in one."""
-    if seeds <= 0:
-        return {}
     workers = min(workers, len(files))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return {k: v for questions in files for k, v in _test_file(questions, seeds).items()}
+        return {k: v for questions in files for k, v in _check_file(questions, claims, seeds).items()}
     global _SHARED
-    _SHARED = (files, seeds)  # forked workers inherit it: nothing is pickled but their findings
+    _SHARED = (files, claims, seeds)  # forked workers inherit it: nothing is pickled but their findings
     # The largest files first, so that no worker is left with a long one at the end.
     order = sorted(range(len(files)), key=lambda n: -len(files[n]))
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = list(pool.map(_test_shared_file, order))
-    except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal): test here instead
+            results = list(pool.map(_check_shared_file, order))
+    except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal): check here instead
         log.warning("self-test workers stopped (%s); testing in this process", exc)
-        results = [_test_file(questions, seeds) for questions in files]
+        results = [_check_file(questions, claims, seeds) for questions in files]
     finally:
         _SHARED = None
     return {k: v for found in results for k, v in found.items()}
 
 
-_SHARED: tuple[list[list[CompiledQuestion]], int] | None = None
+_SHARED: tuple[list[list[QuestionBase]], Claims, int] | None = None
 
 
-def _test_shared_file(index: int) -> dict[str, list[Diagnostic]]:
-    assert _SHARED is not None  # set by self_tests before the workers fork
-    files, seeds = _SHARED
-    return _test_file(files[index], seeds)
+def _check_shared_file(index: int) -> Findings:
+    assert _SHARED is not None  # set by check_files before the workers fork
+    files, claims, seeds = _SHARED
+    return _check_file(files[index], claims, seeds)
 
 
-def _test_file(questions: list[CompiledQuestion], seeds: int) -> dict[str, list[Diagnostic]]:
-    """Self-test one file's compiled questions in order, within the file's CPU time; a question
-    past it is reported untested."""
+def _check_file(questions: list[QuestionBase], claims: Claims, seeds: int) -> Findings:
+    """Check one file's questions in order and self-test each that compiles, within the file's
+    CPU time for self-tests; a question past it is reported untested."""
     seconds = FILE_SECONDS * time_scale(seeds)
     clock = Budget(seconds=seconds, check_interval=0)  # read once a question
-    found: dict[str, list[Diagnostic]] = {}
-    for compiled in questions:
-        question = compiled.question
-        try:
-            clock.check_time()
-        except BudgetExceeded:
-            message = f"{question.id}: not self-tested: this file's self-tests used their {seconds:g} s of CPU time"
-            found[question.id] = [Diagnostic(field_location(question, None), Severity.WARNING, message)]
-            continue
-        with clock.running():
-            found[question.id] = self_test(compiled, seeds)
+    found: Findings = {}
+    for question in questions:
+        own = Report()
+        compiled = check_question(question, claims, own)
+        found[question.id] = (own, [] if compiled is None or seeds <= 0 else _self_test_within(compiled, seeds, clock, seconds))
     return found
+
+
+def _self_test_within(compiled: CompiledQuestion, seeds: int, clock: Budget, seconds: float) -> list[Diagnostic]:
+    """The question's self-test findings on its file's `clock`, or a warning that its `seconds` are used up."""
+    try:
+        clock.check_time()
+    except BudgetExceeded:
+        message = f"{compiled.question.id}: not self-tested: this file's self-tests used their {seconds:g} s of CPU time"
+        return [Diagnostic(field_location(compiled.question, None), Severity.WARNING, message)]
+    with clock.running():
+        return self_test(compiled, seeds)
 
 
 def _listing_order(diagnostic: Diagnostic) -> tuple[str, int, int, int]:

@@ -10,7 +10,6 @@ overwritten or deleted; before a migration the file is first copied with `Connec
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,6 +23,8 @@ from fsrs import Scheduler
 
 from quiz import locations
 from quiz.history import cards, drafts, mocks, schema
+from quiz.history.attempts import attempts_with_marks as all_attempts_with_marks
+from quiz.history.attempts import insert_attempt, insert_new_attempts, load_attempts
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
@@ -43,11 +44,6 @@ from quiz.history.unavailable import (
 HISTORY_FILE: Final = "history.sqlite3"
 BUSY_TIMEOUT_S: Final = 5.0
 """How long a writer waits for another one (another app instance) before giving up."""
-
-_COLUMNS: Final = (
-    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
-)
-_INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
 def history_path() -> Path:
@@ -84,24 +80,6 @@ def open_history(
         history.close()
         return problem
     return history
-
-
-def _row(attempt: AttemptRecord) -> tuple[object, ...]:
-    """An attempt as the values of `_COLUMNS`."""
-    a = attempt
-    return (
-        a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response,
-        float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock,
-    )  # fmt: skip
-
-
-def _record(row: tuple[Any, ...]) -> AttemptRecord:
-    """An attempt from a row of `_COLUMNS` (sqlite3 types its values as Any)."""
-    id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
-    return AttemptRecord(
-        id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response,
-        score, verdict, misconception, hints, bool(revealed), duration, mock,
-    )  # fmt: skip
 
 
 class History:
@@ -147,10 +125,7 @@ class History:
         """
         check(attempt)
         with self._reporting(), self._transaction() as connection:
-            try:
-                connection.execute(_INSERT, _row(attempt))
-            except sqlite3.IntegrityError as exc:
-                raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+            insert_attempt(connection, attempt)
             return cards.apply_attempt(connection, self._scheduler, attempt)
 
     def mark_easy(self, attempt_id: str, at_ms: int | None = None) -> CardState | None:
@@ -179,7 +154,6 @@ class History:
         attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
-        insert = _INSERT.replace("INSERT", "INSERT OR IGNORE", 1)  # an id already here is skipped
         with self._reporting(), self._transaction() as connection:
             for sitting in sittings:
                 if mocks.insert_or_keep_mock(connection, sitting.row):
@@ -187,7 +161,7 @@ class History:
                         mocks.insert_asked(connection, asked, keep=True)
                     for spoken in sitting.spoken:
                         mocks.insert_spoken(connection, spoken, keep=True)
-            added = connection.executemany(insert, (_row(a) for a, _ in attempts)).rowcount
+            added = insert_new_attempts(connection, (a for a, _ in attempts))
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
                 ((a.id, a.at_ms) for a, easy in attempts if easy),
@@ -212,14 +186,8 @@ class History:
     def attempts(self, *, limit: int | None = None, question: str | None = None, mock: str | None = None) -> list[AttemptRecord]:
         """Attempts, newest first: only `question`'s, or only mock interview `mock`'s, when given;
         at most `limit`."""
-        filters = {name: value for name, value in (("question", question), ("mock", mock)) if value is not None}
-        where = "WHERE " + " AND ".join(f"{name} = ?" for name in filters) if filters else ""
         with self._reporting():
-            rows = self.connection().execute(
-                f"SELECT {_COLUMNS} FROM attempts {where} ORDER BY at_ms DESC, seq DESC LIMIT ?",
-                (*filters.values(), -1 if limit is None else limit),
-            )
-            return [_record(row) for row in rows]
+            return load_attempts(self.connection(), limit=limit, question=question, mock=mock)
 
     def read(self, sql: str, params: Sequence[object] | Mapping[str, object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
@@ -229,12 +197,7 @@ class History:
     def attempts_with_marks(self) -> Iterator[tuple[AttemptRecord, bool]]:
         """Every attempt, oldest first, with whether the learner marked it Easy (for export)."""
         with self._reporting():
-            rows = self.connection().execute(
-                f"""SELECT {_COLUMNS}, EXISTS (SELECT 1 FROM easy_marks WHERE attempt = attempts.id)
-                    FROM attempts ORDER BY at_ms, seq"""
-            )
-            for *row, easy in rows:
-                yield _record(tuple(row)), bool(easy)
+            yield from all_attempts_with_marks(self.connection())
 
     def attempt_count(self) -> int:
         """How many attempts the file holds."""
@@ -283,10 +246,7 @@ class History:
             for spoken in progress.spoken:
                 mocks.insert_spoken(connection, spoken)
             for attempt in progress.attempts:
-                try:
-                    connection.execute(_INSERT, _row(attempt))
-                except sqlite3.IntegrityError as exc:
-                    raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
+                insert_attempt(connection, attempt)
                 cards.apply_attempt(connection, self._scheduler, attempt)
             for asked in progress.asked:
                 mocks.insert_asked(connection, asked)
@@ -302,7 +262,7 @@ class History:
         with self._reporting(), self._transaction() as connection:
             if not mocks.set_levels(connection, row.id, row.levels, row.graded_ms):
                 raise ValueError(f"spoken answer {row.id} is not awaiting self-grades")
-            connection.execute(_INSERT, _row(attempt))
+            insert_attempt(connection, attempt)
             return cards.apply_attempt(connection, self._scheduler, attempt)
 
     def mocks(self, *, status: str | None = None, key: str | None = None) -> list[MockRow]:

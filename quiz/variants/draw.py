@@ -142,9 +142,11 @@ def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Bu
     (a fresh one by default) as one draw."""
     budget = budget if budget is not None else Budget()
     inputs: dict[str, Any] = {}
+    values: dict[str, Any] = {}  # the inputs so far as bounds read them, each converted once
     with budget.running():
         for param in compiled.params:
-            inputs[param.name] = _draw_one(compiled, param, rng, _as_values(inputs), budget)
+            inputs[param.name] = _draw_one(compiled, param, rng, values, budget)
+            values[param.name] = _as_value(inputs[param.name])
     return inputs
 
 
@@ -217,14 +219,16 @@ def _whole(compiled: CompiledQuestion, value: Any, what: str) -> int:
 
 def _as_values(inputs: Mapping[str, Any]) -> dict[str, Any]:
     """Inputs as the evaluator sees them: lists become read-only float arrays."""
-    values: dict[str, Any] = {}
-    for name, value in inputs.items():
-        if isinstance(value, list):
-            array = np.asarray(value, dtype=np.float64)
-            array.setflags(write=False)
-            value = array
-        values[name] = value
-    return values
+    return {name: _as_value(value) for name, value in inputs.items()}
+
+
+def _as_value(value: Any) -> Any:
+    """A drawn value as the evaluator sees it: a list becomes a read-only float array."""
+    if isinstance(value, list):
+        array = np.asarray(value, dtype=np.float64)
+        array.setflags(write=False)
+        return array
+    return value
 
 
 def _evaluate_derived(

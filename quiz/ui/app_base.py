@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -28,10 +29,12 @@ from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, save_settings
 from quiz.ui.messages import DraftElsewhere
-from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.widgets.status import SEPARATOR
+
+if TYPE_CHECKING:  # home is imported when first shown: a start on a question never needs it
+    from quiz.ui.screens.home import HomeScreen
 
 HISTORY_AT_LATEST = 0.25
 """Seconds after the first screen is opened by which the history file starts opening, drawn or not."""
@@ -162,6 +165,8 @@ class QuizAppBase(App[None]):
     def _show_due(self) -> None:
         """Home's count of questions due for review, as the file has it now."""
         if self.bank is not None:
+            from quiz.ui.screens.home import HomeScreen
+
             due = self._due()
             for screen in self.screen_stack:
                 if isinstance(screen, HomeScreen):
@@ -194,6 +199,8 @@ class QuizAppBase(App[None]):
             self._open_history()
 
     def _home(self) -> HomeScreen:
+        from quiz.ui.screens.home import HomeScreen
+
         assert self.bank is not None
         due = self._due()
         return HomeScreen(self.lang, self.bank, None if due is None else len(due))

@@ -21,6 +21,7 @@ PARSER = ("MAX_LENGTH", "parse_answer")
 
 
 def __getattr__(name: str) -> object:
+    """The parser's names, from its module imported on first use (PEP 562)."""
     if name in PARSER:
         from quiz.answers import parse
 

@@ -2,12 +2,13 @@
 
 The bank cache decodes the bank under a hold, a start holds it from the command's first step
 (loading the bank, importing the app) until the first screen is up, and each answer holds it
-from Enter until its feedback is drawn. Each answer leaves thousands of new objects that live
-on (widgets, styles, and every strip of a frame keeps seven small caches), so on the way to the feedback the collector ran about ten young collections
-(3-4 ms in all) and one of the middle generation (5-7 ms), and now and then a full one (15 ms
-and more). Held, the same collections run just after the frame, while the learner reads it.
-Only automatic collection pauses; nothing is skipped, and `release` is safe to call twice. A
-hold taken while another holds leaves the collector to that one.
+from Enter until its feedback is drawn. Each answer leaves thousands of new objects that live on
+(widgets, styles, and every strip of a frame keeps seven small caches), so on the way to the
+feedback the collector ran about ten young collections (3-4 ms in all) and one of the middle
+generation (5-7 ms), and now and then a full one (15 ms and more). Held, the same collections
+run just after the frame, while the learner reads it. Only automatic collection pauses; nothing
+is skipped, and `release` is safe to call twice. A hold taken while another holds leaves the
+collector to that one.
 """
 
 from __future__ import annotations

@@ -38,7 +38,10 @@ class QuizScreen(TranslatedBindings, Screen[None]):
         except RuntimeError:  # made outside a running app: Textual sets them when it is shown
             return
         width, height = app.size
-        for dimension, breakpoints in ((width, app.HORIZONTAL_BREAKPOINTS), (height, app.VERTICAL_BREAKPOINTS)):
+        # A screen's own breakpoints replace the app's, as in Textual's Screen._on_resize.
+        horizontal = app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None else self.HORIZONTAL_BREAKPOINTS
+        vertical = app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None else self.VERTICAL_BREAKPOINTS
+        for dimension, breakpoints in ((width, horizontal), (height, vertical)):
             reached = [name for least, name in sorted(breakpoints or []) if dimension >= least]
             if reached:
                 self.add_class(reached[-1], update=False)

@@ -1,7 +1,7 @@
 """App benchmarks, in one run:
 
 1. Time from process start until the first question of `quiz practice --id KEY` is on screen
-   (headless), beside a bare Textual app showing one line and the widgets floor (numpy, yaml and
+   (headless, started through the command's own code), beside a bare Textual app showing one line and the widgets floor (numpy, yaml and
    the question screen's widgets), started the same way (goal <= 1.25x the widgets floor): with
    the bank cache warm (written by an earlier start) and without one (a fresh cache folder for
    every start, as on the first start after installing or changing the quiz).
@@ -78,10 +78,12 @@ async def until_shown(pilot):
 Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 """
 
+# Started as the `quiz` command starts it (its entry point is quiz.cli.main): the command loads the
+# bank and checks the selection, then `practice.launch` runs the app, here headless with a pilot.
 QUIZ = f"""
 import sys, time
-from quiz.bank import Selection
-from quiz.ui.app import make_app
+from quiz import cli
+from quiz.commands import practice
 
 async def until_shown(pilot):  # by class name: the harness imports nothing the app would not
     while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
@@ -92,19 +94,24 @@ async def until_shown(pilot):  # by class name: the harness imports nothing the 
     await pilot.app.workers.wait_for_complete()
     pilot.app.exit()
 
-app = make_app(start=Selection(key={KEY!r}), seed=1)
-opening = app.history.open
-
 def say(line):  # one write per line: the worker thread and the app print at about the same time
     sys.stdout.write(line + "\\n")
     sys.stdout.flush()
 
-def timed_open():  # in the app's worker thread: when the history file is open, on the same clock
-    opening()
-    say(f"history {{time.monotonic()}} {{app.history.problem is None}}")
+def launch(args, selection, bank=None, mode="practice"):  # practice.launch's app, run headless
+    app = practice.open_app(args, selection, bank, mode)
+    opening = app.history.open
 
-app.history.open = timed_open
-app.run(headless=True, size=(100, 30), auto_pilot=until_shown)
+    def timed_open():  # in the app's worker thread: when the history file is open, on the same clock
+        opening()
+        say(f"history {{time.monotonic()}} {{app.history.problem is None}}")
+
+    app.history.open = timed_open
+    app.run(headless=True, size=(100, 30), auto_pilot=until_shown)
+    return 0
+
+practice.launch = launch
+sys.exit(cli.main(["practice", "--id", {KEY!r}]))
 """
 
 SESSION = """
@@ -147,12 +154,14 @@ print(statistics.median(latencies) * 1000, max(latencies) * 1000, resource.getru
 def run_script(code: str, data_dir: Path, cache_dir: Path | None = None) -> tuple[float, str]:
     """Start a Python process on `code` with `data_dir` as its data directory and `cache_dir` (a
     fresh one unless given) as its cache; the monotonic time it started at, and what it printed."""
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
-        script.write(textwrap.dedent(code))
     fresh_cache = tempfile.mkdtemp(prefix="cache-", dir=data_dir) if cache_dir is None else str(cache_dir)
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir), "QUIZ_CACHE_DIR": fresh_cache}
-    start = time.monotonic()  # the same system clock the child reads
-    out = subprocess.run([sys.executable, script.name], check=True, capture_output=True, text=True, env=env).stdout
+    # A folder of its own, removed after the run: the script's folder is first on its sys.path.
+    with tempfile.TemporaryDirectory(prefix="script-") as folder:
+        script = Path(folder) / "script.py"
+        script.write_text(textwrap.dedent(code))
+        start = time.monotonic()  # the same system clock the child reads
+        out = subprocess.run([sys.executable, script], check=True, capture_output=True, text=True, env=env).stdout
     return start, out
 
 

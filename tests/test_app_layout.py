@@ -22,6 +22,7 @@ from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.app import QuizApp, make_app
+from quiz.ui.screens.base import HEIGHT_CLASSES, WIDTH_CLASSES, QuizScreen
 from quiz.ui.screens.summary import SummaryScreen
 from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
@@ -310,3 +311,17 @@ async def test_the_collector_runs_again_once_the_app_has_ended():
     async with make_app(start=Selection(key="fx-number#4"), seed=11, bank=BANK).run_test(size=(80, 24)):
         paused = not gc.isenabled()
     assert paused and gc.isenabled()
+
+
+@pytest.mark.parametrize(("size", "classes"), [((70, 20), {"-narrow", "-tall"}), ((130, 12), {"-wide", "-short"}), ((40, 30), {"-tiny", "-tall"})])
+async def test_a_screen_has_its_size_classes_from_the_start(size, classes):
+    """A screen made in the app starts with the breakpoint classes of the terminal's size (set on
+    its first resize instead, they made Textual style all its widgets a second time), and they
+    are the classes Textual gives it once it is shown."""
+    app = make_app(start=Selection(key="fx-vector"), seed=7, bank=BANK)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        made = QuizScreen("en")
+        assert set(made.classes) == classes
+        shown = app.screen
+        assert {c for c in shown.classes if c in (*WIDTH_CLASSES, *HEIGHT_CLASSES)} == classes

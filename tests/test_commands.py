@@ -1,5 +1,6 @@
 """The `quiz` subcommands: output and exit codes, run in-process on real YAML files."""
 
+import gc
 import json
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import yaml
 from quiz import locations
 from quiz.bank import pack_files
 from quiz.cli import main
+from quiz.collector import STARTING
+from quiz.commands import common, practice
 from quiz.render.wrap import cell_len
 
 PACK = """\
@@ -208,6 +211,34 @@ def test_practice_refuses_a_selection_that_cannot_exist_before_the_app_opens(cap
     code, out, err = run(capsys, "practice", *option)  # an app opening here would hang the test
     assert code == 1 and out == ""
     assert err.startswith(f"quiz: {said}")
+    assert gc.isenabled() and not STARTING.holding  # the start's hold ends with it
+
+
+def test_a_practice_start_pauses_collection_from_loading_the_bank_until_the_app_ends(capsys, pack, monkeypatch):
+    """`quiz practice` holds the cyclic collector while it loads the bank and imports the app,
+    the app keeps holding it until its first screen is up, and it runs again once the app ends."""
+    collecting: dict[str, bool] = {}
+    load = common.load
+
+    def loading(args):
+        collecting["loading the bank"] = gc.isenabled()
+        return load(args)
+
+    async def shown(pilot):
+        await pilot.pause()
+        collecting["first screen"] = gc.isenabled()
+        pilot.app.exit()
+
+    def launch(args, selection, bank=None, mode="practice"):  # practice.launch's app, run headless
+        practice.open_app(args, selection, bank, mode).run(headless=True, size=(100, 30), auto_pilot=shown)
+        return 0
+
+    monkeypatch.setattr(common, "load", loading)
+    monkeypatch.setattr(practice, "launch", launch)
+    code, _, err = run(capsys, "practice", "--id", "p-one", "--bank", str(pack))
+    assert code == 0, err
+    assert collecting == {"loading the bank": False, "first screen": False}
+    assert gc.isenabled() and not STARTING.holding
 
 
 @pytest.mark.parametrize("seed", ["-5", "1" * 19, "1e3", "٣"])

@@ -7,27 +7,46 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
+
+import pytest
 
 from quiz.code import TASKS
 from quiz.code.task_ids import TASK_IDS
 
-FIRST_QUESTION = textwrap.dedent(
-    """
-    import json, sys
-    from quiz.bank import Selection
-    from quiz.ui.app import make_app
+UNTIL_SHOWN = """
+import json, sys
 
-    async def until_shown(pilot):
-        while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
-            await pilot.pause()
-        print(json.dumps(sorted(sys.modules)), flush=True)
-        await pilot.app.workers.wait_for_complete()
-        pilot.app.exit()
+async def until_shown(pilot):
+    while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):
+        await pilot.pause()
+    print(json.dumps(sorted(sys.modules)), flush=True)
+    await pilot.app.workers.wait_for_complete()
+    pilot.app.exit()
+"""
 
-    make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True, size=(100, 30), auto_pilot=until_shown)
-    """
-)
+# The app loading the bank itself (as plain `quiz` does), and `quiz practice --id` as its command
+# starts it: the bank loaded first, then `practice.launch`'s app, here run headless.
+FIRST_QUESTION = {
+    "app": UNTIL_SHOWN
+    + """
+from quiz.bank import Selection
+from quiz.ui.app import make_app
+
+make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True, size=(100, 30), auto_pilot=until_shown)
+""",
+    "command": UNTIL_SHOWN
+    + """
+from quiz import cli
+from quiz.commands import practice
+
+def launch(args, selection, bank=None, mode="practice"):
+    practice.open_app(args, selection, bank, mode).run(headless=True, size=(100, 30), auto_pilot=until_shown)
+    return 0
+
+practice.launch = launch
+sys.exit(cli.main(["practice", "--id", "causal-weights-3x3#3"]))
+""",
+}
 
 LATER = (
     "quiz.ui.screens.help",  # F1
@@ -50,18 +69,21 @@ LATER = (
     "yaml",  # a warm start reads every pack from the bank cache, no YAML
     "quiz.format.yaml_events",
     "tomllib",  # the catalogues are read from the cache folder as JSON, not parsed again
+    "quiz.answers.parse",  # the answer parser: on the first key typed
+    "quiz.answers.expression",
 )
 
 
-def modules_when_shown() -> set[str]:
+def modules_when_shown(start: str) -> set[str]:
     """The modules imported when the first question is on screen, in a process of its own."""
-    shown = subprocess.run([sys.executable, "-c", FIRST_QUESTION], check=True, capture_output=True, text=True, timeout=120)
+    shown = subprocess.run([sys.executable, "-c", FIRST_QUESTION[start]], check=True, capture_output=True, text=True, timeout=120)
     return set(json.loads(shown.stdout.splitlines()[0]))
 
 
-def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported():
-    modules_when_shown()  # a cold start checks every pack (a code question's task too) and fills the cache
-    loaded = modules_when_shown()
+@pytest.mark.parametrize("start", sorted(FIRST_QUESTION))
+def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported(start):
+    modules_when_shown(start)  # a cold start checks every pack (a code question's task too) and fills the cache
+    loaded = modules_when_shown(start)
     assert "quiz.ui.answers.numeric" in loaded  # the question's own widget
     assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
 

@@ -5,9 +5,25 @@ message key, its parameters and the culprit's column); `describe_shape` words a 
 `read_small_int(text, maximum)` reads an option or item number (ASCII or full-width digits only).
 """
 
+from typing import TYPE_CHECKING
+
 from quiz.answers.outcome import Invalid, Parsed
-from quiz.answers.parse import MAX_LENGTH, parse_answer
 from quiz.answers.small_numbers import read_small_int
 from quiz.answers.wording import describe_shape
 
+if TYPE_CHECKING:
+    from quiz.answers.parse import MAX_LENGTH, parse_answer
+
 __all__ = ["MAX_LENGTH", "Invalid", "Parsed", "describe_shape", "parse_answer", "read_small_int"]
+
+PARSER = ("MAX_LENGTH", "parse_answer")
+"""Names of the parser, imported on first use: a question is on screen before anything is typed."""
+
+
+def __getattr__(name: str) -> object:
+    """The parser's names, from its module imported on first use (PEP 562)."""
+    if name in PARSER:
+        from quiz.answers import parse
+
+        return getattr(parse, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 
 from quiz.i18n import LANGUAGES
 
-if TYPE_CHECKING:  # the bank loads numpy: only when a command needs it
+if TYPE_CHECKING:  # the bank loads numpy, the app Textual: only when a command needs them
     from quiz.bank import Bank, Selection
+    from quiz.ui.app import QuizApp
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -40,20 +41,42 @@ def id_list(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Start the app on the selection the options describe. A selection that names what the bank
     lacks, or matches nothing, stops here with the message `quiz list` gives, before the app opens."""
-    from quiz.bank import Selection
-    from quiz.commands.common import load, select_or_fail
+    from quiz.collector import STARTING
 
-    bank = load(args)
-    selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key, ids=args.ids)
-    select_or_fail(bank, selection)
+    STARTING.hold()  # loading the bank builds objects that live as long as the app: see open_app
+    try:
+        from quiz.bank import Selection
+        from quiz.commands.common import load, select_or_fail
+
+        bank = load(args)
+        selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key, ids=args.ids)
+        select_or_fail(bank, selection)
+    except BaseException:
+        STARTING.release()  # no app to release it
+        raise
     return launch(args, selection, bank)
 
 
 def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> int:
-    """Build the app with `make_app` and run it until the learner quits (it loads the bank itself
+    """Build the app with `open_app` and run it until the learner quits (it loads the bank itself
     when none is given); the selection's attempts are filed under `mode`."""
+    from quiz.collector import STARTING
+
+    try:
+        open_app(args, selection, bank, mode).run()
+    finally:
+        STARTING.release()  # the app has, unless it failed before it was shown
+    return 0
+
+
+def open_app(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> QuizApp:
+    """The app `launch` runs, made with `make_app`. Automatic garbage collection waits from here
+    (or from loading the bank) until a moment after the first screen is up: a start makes tens of
+    thousands of objects that live on (modules, the bank, widgets), none of them garbage yet, and
+    the app releases the hold once shown (`quiz.ui.app_base`)."""
+    from quiz.collector import STARTING
+
+    STARTING.hold()
     from quiz.ui.app import make_app
 
-    app = make_app(args.bank, lang=getattr(args, "lang", None), start=selection, start_mode=mode, bank=bank)
-    app.run()
-    return 0
+    return make_app(args.bank, lang=getattr(args, "lang", None), start=selection, start_mode=mode, bank=bank)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from quiz.answers import Invalid, describe_shape, parse_answer
+from quiz.answers import Invalid, describe_shape
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where, located
@@ -133,7 +133,9 @@ class NumericType(QuestionType[NumericQuestion]):
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         # The parser reads the raw text itself: its own normalising keeps columns exact and never
-        # lets NFKC turn `3²` into 32.
+        # lets NFKC turn `3²` into 32. Imported here: a start shows a question before reading an answer.
+        from quiz.answers import parse_answer
+
         parsed = parse_answer(text, np.shape(variant.answer))
         return parsed if isinstance(parsed, Invalid) else parsed.value
 

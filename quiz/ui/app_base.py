@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -21,17 +22,19 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
 from quiz.bank import Bank, Selection, SelectionError
-from quiz.collector import CollectorHold
+from quiz.collector import STARTING
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr
 from quiz.practice.session import PracticeSession
 from quiz.settings import Settings, save_settings
 from quiz.ui.messages import DraftElsewhere
-from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.widgets.status import SEPARATOR
+
+if TYPE_CHECKING:  # home is imported when first shown: a start on a question never needs it
+    from quiz.ui.screens.home import HomeScreen
 
 HISTORY_AT_LATEST = 0.25
 """Seconds after the first screen is opened by which the history file starts opening, drawn or not."""
@@ -71,15 +74,15 @@ class QuizAppBase(App[None]):
         self.title = tr("ui.title", self.lang)
         self._terminal_safe = TerminalSafeFilter()
         self._theme_applied = False  # until on_mount has applied the saved theme, nothing is saved
-        self._start_hold = CollectorHold()
         self._history_started = False
 
     def on_load(self) -> None:
         # A start builds tens of thousands of objects that live as long as the app (the bank, the
         # screens' widgets and styles): the cyclic collector would walk them again and again as
         # they are made, for no garbage. It waits until the start is over: a moment after the
-        # first screen is drawn and the history file is open (or until the app ends).
-        self._start_hold.hold()
+        # first screen is drawn and the history file is open (or until the app ends). The command
+        # that opens the app has taken the hold already, before loading the bank and importing us.
+        STARTING.hold()
 
     @property
     def lang(self) -> str:
@@ -126,7 +129,7 @@ class QuizAppBase(App[None]):
 
     def _history_opened(self) -> None:
         # Its first run walks all that the start made: while the learner reads, not before they see it.
-        self.set_timer(COLLECTOR_RESUMES_AFTER, self._start_hold.release)
+        self.set_timer(COLLECTOR_RESUMES_AFTER, STARTING.release)
         self._tell_history_problem()
         self._show_due()
         if isinstance(self.screen, QuestionScreen):
@@ -162,13 +165,15 @@ class QuizAppBase(App[None]):
     def _show_due(self) -> None:
         """Home's count of questions due for review, as the file has it now."""
         if self.bank is not None:
+            from quiz.ui.screens.home import HomeScreen
+
             due = self._due()
             for screen in self.screen_stack:
                 if isinstance(screen, HomeScreen):
                     screen.due = None if due is None else len(due)
 
     def on_unmount(self) -> None:
-        self._start_hold.release()
+        STARTING.release()
         self.history.close()
 
     # -- the screens the app opens on its own -----------------------------------------------
@@ -194,6 +199,8 @@ class QuizAppBase(App[None]):
             self._open_history()
 
     def _home(self) -> HomeScreen:
+        from quiz.ui.screens.home import HomeScreen
+
         assert self.bank is not None
         due = self._due()
         return HomeScreen(self.lang, self.bank, None if due is None else len(due))

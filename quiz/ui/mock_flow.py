@@ -22,7 +22,6 @@ from quiz.bank import SelectionError
 from quiz.mock.clock import Clock, interview_clock
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock
-from quiz.ui.screens.home import HomeScreen
 
 if TYPE_CHECKING:  # the mock's modules are imported when a mock is first asked for: start-up stays short
     from quiz.mock.compose import MockPlan
@@ -58,6 +57,8 @@ class MockFlow(QuizAppBase):
 
     def _history_opened(self) -> None:
         super()._history_opened()
+        from quiz.ui.screens.home import HomeScreen  # imported when first asked for
+
         if self.mock_start.plan is None and isinstance(self.screen, HomeScreen):
             self.offer_running(None)
 

@@ -22,7 +22,6 @@ from quiz.ui.messages import (
     RoundOver,
     StartPractice,
 )
-from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.loading import LoadingScreen
 
 
@@ -91,6 +90,8 @@ class Navigation(QuizAppBase):
     def _go_home(self) -> None:
         if self.bank is None:
             return
+        from quiz.ui.screens.home import HomeScreen  # imported when first asked for
+
         while len(self.screen_stack) > 2:  # Textual's base screen, then home
             self.pop_screen()
         if not isinstance(self.screen, HomeScreen):  # started straight on a question

@@ -27,6 +27,24 @@ class QuizScreen(TranslatedBindings, Screen[None]):
         super().__init__()
         self.lang = lang
         self.size_classes: tuple[str | None, str | None] = (None, None)
+        self._take_size_classes()
+
+    def _take_size_classes(self) -> None:
+        """Start with the breakpoint classes of the terminal's size, as Textual sets them on the
+        screen's first resize: set then, after the screen and its widgets were styled without
+        them, they made Textual style the whole screen again before its first frame."""
+        try:
+            app = self.app
+        except RuntimeError:  # made outside a running app: Textual sets them when it is shown
+            return
+        width, height = app.size
+        # A screen's own breakpoints replace the app's, as in Textual's Screen._on_resize.
+        horizontal = app.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is None else self.HORIZONTAL_BREAKPOINTS
+        vertical = app.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is None else self.VERTICAL_BREAKPOINTS
+        for dimension, breakpoints in ((width, horizontal), (height, vertical)):
+            reached = [name for least, name in sorted(breakpoints or []) if dimension >= least]
+            if reached:
+                self.add_class(reached[-1], update=False)
 
     def help_sections(self) -> list[Section]:
         """This screen's own paragraphs for the help screen, before its keys and the general ones."""

@@ -56,9 +56,10 @@ def laid_out(widgets):
     return bool(widgets) and all(w.region.height for w in widgets)
 
 def layout_drawn(screen):  # at the end of each layout's frame, while an answer is on its way
-    if "start" in watching and "feedback" not in watching:
-        feedback = screen.query("#feedback")
-        if feedback and all(laid_out(feedback.first().query(selector)) for selector in ("#verdict", "#explanation")):
+    area = watching.get("area")  # held, as the poll holds it: no query of the whole screen
+    if area is not None and area.children and "feedback" not in watching:
+        feedback = area.children[0]
+        if all(laid_out(feedback.query(selector)) for selector in ("#verdict", "#explanation")):
             watching["feedback"] = time.perf_counter() - watching["start"]
 
 async def answer_thirty(pilot):
@@ -75,7 +76,7 @@ async def answer_thirty(pilot):
         area = app.screen.query_one("#feedback-area")
         start, start_cpu = time.perf_counter(), time.process_time()
         watching.clear()
-        watching["start"] = start
+        watching.update(start=start, area=area)
         app.simulate_key("enter")
         while not area.children:
             await asyncio.sleep(0.0005)

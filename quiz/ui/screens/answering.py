@@ -9,7 +9,7 @@ feedback at once, a mock interview may hold it. Below 60×16 a note asks for a l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -25,14 +25,12 @@ from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import answer_widget
 from quiz.ui.screens.base import QuizScreen
+from quiz.ui.widgets.feedback import FeedbackBasis, FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
-
-if TYPE_CHECKING:
-    from quiz.ui.widgets.feedback import FeedbackView
 
 
 def time_budget(seconds: float) -> str:
@@ -55,6 +53,8 @@ class AnsweringScreen(QuizScreen):
     # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
     variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
     answered: reactive[bool] = reactive(False, bindings=True, init=False)
+    feedback_basis: FeedbackBasis | None = None
+    """The feedback's answer-independent part for the variant on screen, once prepared."""
 
     def compose(self) -> ComposeResult:
         # The first variant is laid out here, so the screen's first frame shows it whole; later
@@ -108,6 +108,16 @@ class AnsweringScreen(QuizScreen):
             self.focus_answer()
 
     # -- showing a variant ------------------------------------------------------------------
+
+    def watch_variant(self, variant: Variant | None) -> None:
+        # Prepared once the question is drawn, while the learner reads it.
+        self.feedback_basis = None
+        if variant is not None:
+            self.call_after_refresh(self._prepare_feedback, variant)
+
+    def _prepare_feedback(self, variant: Variant) -> None:
+        if self.variant is variant and not self.answered:
+            self.feedback_basis = FeedbackBasis.of(variant, self.lang)
 
     def make_answer(self, variant: Variant) -> AnswerWidget:
         """The answer input for the variant's type (a mock takes notes for spoken questions)."""

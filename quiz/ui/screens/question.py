@@ -245,7 +245,7 @@ class QuestionScreen(AnsweringScreen):
         self.say("")
         # Given up, the empty answer says nothing: the feedback gets its room.
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
-        feedback = FeedbackView(variant, result, response, self.lang)
+        feedback = FeedbackView(variant, result, response, self.lang, self.feedback_basis)
         await self.show_feedback(feedback)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)

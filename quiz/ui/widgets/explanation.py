@@ -9,6 +9,7 @@ tables, headings, links) still goes to the Markdown widget, so nothing an author
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from markdown_it import MarkdownIt
@@ -40,10 +41,23 @@ def is_plain(tokens: list[Token]) -> bool:
     return all(token.type in BLOCKS and all(child.type in INLINE for child in token.children or []) for token in tokens)
 
 
-def explanation_widget(markdown: str, *, id: str) -> Widget:
+@dataclass(frozen=True)
+class ParsedExplanation:
+    """An explanation's Markdown and its tokens, parsed ahead of the answer (see FeedbackBasis)."""
+
+    markdown: str
+    tokens: list[Token]
+
+
+def parse_explanation(markdown: str) -> ParsedExplanation:
+    """`markdown` parsed once, for `explanation_widget`."""
+    return ParsedExplanation(markdown, parser().parse(markdown))
+
+
+def explanation_widget(explanation: str | ParsedExplanation, *, id: str) -> Widget:
     """The explanation as one Static when it is plain (see `is_plain`), else as Markdown."""
-    tokens = parser().parse(markdown)
-    return PlainExplanation(tokens, id=id) if is_plain(tokens) else MathMarkdown(markdown, id=id)
+    parsed = explanation if isinstance(explanation, ParsedExplanation) else parse_explanation(explanation)
+    return PlainExplanation(parsed.tokens, id=id) if is_plain(parsed.tokens) else MathMarkdown(parsed.markdown, id=id)
 
 
 class PlainExplanation(Static):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text as RichText
@@ -14,11 +15,11 @@ from textual.widgets import Label, Static
 from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
 from quiz.render.present import answer_line, feedback_parts, worked_words
-from quiz.ui.widgets.explanation import explanation_widget
+from quiz.ui.widgets.explanation import ParsedExplanation, explanation_widget, parse_explanation
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.tensor import TensorView
 from quiz.variants.variant import Variant
-from quiz.variants.worked import WorkedTensor, worked_values
+from quiz.variants.worked import WorkedTensor, WorkedValues, worked_values
 
 
 def worked_parts(tensors: list[WorkedTensor], variant: Variant, lang: str) -> list[Widget]:
@@ -33,16 +34,41 @@ def worked_parts(tensors: list[WorkedTensor], variant: Variant, lang: str) -> li
     return parts
 
 
+@dataclass(frozen=True, eq=False)
+class FeedbackBasis:
+    """What a variant's feedback shows whatever the answer: the answer key, the explanation parsed
+    and the worked values. The question screen prepares it while the learner reads the question,
+    so that the way from Enter to the feedback does not wait on it (about 4 ms of 70)."""
+
+    variant: Variant
+    lang: str
+    answer: str
+    explanation: ParsedExplanation | None
+    worked: WorkedValues
+
+    @classmethod
+    def of(cls, variant: Variant, lang: str) -> FeedbackBasis:
+        explanation = variant.question.explanation
+        parsed = None if explanation is None else parse_explanation(variant.text(explanation, lang))
+        return cls(variant, lang, answer_line(variant, lang), parsed, worked_values(variant))
+
+    def serves(self, variant: Variant, lang: str) -> bool:
+        """Whether this was prepared for `variant` in `lang`."""
+        return self.variant is variant and self.lang == lang
+
+
 class FeedbackView(Vertical):
     """The feedback for one graded attempt (or one given up)."""
 
-    def __init__(self, variant: Variant, result: Result, response: Any, lang: str) -> None:
+    def __init__(self, variant: Variant, result: Result, response: Any, lang: str, basis: FeedbackBasis | None = None) -> None:
+        """`basis`, if prepared for this variant and language, is used instead of working it out again."""
         super().__init__(id="feedback", classes=f"verdict-{result.verdict}")
         self.variant = variant
         self.result = result
         self.response = response
         self.lang = lang
-        self.worked = worked_values(variant)
+        self.basis = basis if basis is not None and basis.serves(variant, lang) else FeedbackBasis.of(variant, lang)
+        self.worked = self.basis.worked
         self.more_shown = False
 
     def compose(self) -> ComposeResult:
@@ -58,10 +84,10 @@ class FeedbackView(Vertical):
                 yield Static(Content(text), classes="option-feedback")
             else:
                 yield Static(Content(_indented(text)), id=part)
-        yield Static(Content(answer_line(variant, lang)), id="answer-key")
-        if variant.question.explanation is not None:
+        yield Static(Content(self.basis.answer), id="answer-key")
+        if self.basis.explanation is not None:
             yield Static(tr("show.explanation", lang), classes="section-title", markup=False)
-            yield explanation_widget(variant.text(variant.question.explanation, lang), id="explanation")
+            yield explanation_widget(self.basis.explanation, id="explanation")
         yield Vertical(id="worked")
 
     def on_mount(self) -> None:

@@ -21,9 +21,12 @@ PARSER = ("MAX_LENGTH", "parse_answer")
 
 
 def __getattr__(name: str) -> object:
-    """The parser's names, from its module imported on first use (PEP 562)."""
+    """The parser's names, from its module imported on first use and kept (PEP 562), as
+    `quiz.code` keeps its names: the preview asks for `parse_answer` at every key."""
     if name in PARSER:
         from quiz.answers import parse
 
-        return getattr(parse, name)
+        value = getattr(parse, name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

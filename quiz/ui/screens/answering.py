@@ -4,22 +4,25 @@ The prompt and the type's rule scroll in their own region; the answer widget for
 type (from the registry in quiz.ui.answers), with its Read-as preview, stays docked below, and a
 line above it says what is wrong with the answer as typed. Submitting reads the widget's response
 and hands a readable one to `grade`, which each screen implements: practice grades and shows
-feedback at once, a mock interview may hold it. Below 60×16 a note asks for a larger terminal.
+feedback at once (its answer-independent part mounted, hidden, while the question is read), a
+mock interview may hold it. Below 60×16 a note asks for a larger terminal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
 from quiz.collector import COLLECTOR
+from quiz.grading.result import Result
 from quiz.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
@@ -51,10 +54,13 @@ class AnsweringScreen(QuizScreen):
     ]
 
     # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
-    variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
-    answered: reactive[bool] = reactive(False, bindings=True, init=False)
+    variant: var[Variant | None] = var(None, bindings=True, init=False, always_update=True)
+    answered: var[bool] = var(False, bindings=True, init=False)
     feedback_basis: FeedbackBasis | None = None
     """The feedback's answer-independent part for the variant on screen, once prepared."""
+    PREPARES_FEEDBACK: ClassVar[bool] = False
+    """Whether the feedback's answer-independent widgets are mounted, hidden, while the question is
+    read (see `show_graded`): practice shows feedback after every answer; a mock may hold it."""
 
     def compose(self) -> ComposeResult:
         # The first variant is laid out here, so the screen's first frame shows it whole; later
@@ -115,9 +121,14 @@ class AnsweringScreen(QuizScreen):
         if variant is not None:
             self.call_after_refresh(self._prepare_feedback, variant)
 
-    def _prepare_feedback(self, variant: Variant) -> None:
-        if self.variant is variant and not self.answered:
-            self.feedback_basis = FeedbackBasis.of(variant, self.lang)
+    async def _prepare_feedback(self, variant: Variant) -> None:
+        if self.variant is not variant or self.answered:
+            return
+        self.feedback_basis = basis = FeedbackBasis.of(variant, self.lang)
+        if self.PREPARES_FEEDBACK:
+            area = self.query_one("#feedback-area")
+            await area.remove_children()
+            await area.mount(FeedbackView.prepared(basis))
 
     def make_answer(self, variant: Variant) -> AnswerWidget:
         """The answer input for the variant's type (a mock takes notes for spoken questions)."""
@@ -199,15 +210,35 @@ class AnsweringScreen(QuizScreen):
     async def show_feedback(self, feedback: FeedbackView) -> None:
         """Seal the answer and show `feedback` below the question, which takes the focus (so the
         keys scroll it) and opens at the verdict."""
+        async def mount() -> None:
+            area = self.query_one("#feedback-area")
+            await area.remove_children()
+            await area.mount(feedback)
+
+        await self._showing_feedback(feedback, mount)
+
+    async def show_graded(self, variant: Variant, result: Result, response: object) -> FeedbackView:
+        """Show the feedback for `result` as `show_feedback` does, completing the one prepared for
+        `variant` while it was read, or built now if there is none."""
+        prepared = [view for view in self.query_one("#feedback-area").query_children(FeedbackView) if view.waiting]
+        if not (prepared and prepared[0].basis.serves(variant, self.lang)):
+            feedback = FeedbackView(variant, result, response, self.lang, self.feedback_basis)
+            await self.show_feedback(feedback)
+            return feedback
+        feedback = prepared[0]
+        await self._showing_feedback(feedback, lambda: feedback.show_result(result, response))
+        return feedback
+
+    async def _showing_feedback(self, feedback: FeedbackView, show: Callable[[], Awaitable[None]]) -> None:
+        """Seal the answer, give the question's body the focus, then `show` puts `feedback` on
+        screen; its verdict is brought into view after the frame."""
         COLLECTOR.hold()  # as in action_submit, for feedback that comes another way (giving up)
         try:
             # Focus moved first, at once: sealing the focused field would blur it, and Textual would
             # pick a widget to focus next (restyling and repainting for it) before the body took it.
             self.set_focus(self.query_one("#question-body"), scroll_visible=False)
             self.query_one(AnswerWidget).seal()
-            area = self.query_one("#feedback-area")
-            await area.remove_children()
-            await area.mount(feedback)
+            await show()
             self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
         finally:
             self.call_after_refresh(COLLECTOR.release)

@@ -17,7 +17,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.reactive import var
+from textual.css.query import DOMQuery
+from textual.reactive import Reactive, var
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
@@ -53,6 +55,11 @@ class AnsweringScreen(QuizScreen):
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
     ]
 
+    # Textual's Screen declares `focused` with a repaint of the whole screen, but a move of the focus
+    # changes only the widgets that gain and lose it, and they repaint themselves (with any
+    # ancestor a `:focus-within` rule restyles). On Enter the focus moves to the question's body,
+    # and that second full redraw came after the feedback's frame: about 10 ms of 60 to the feedback.
+    focused: Reactive[Widget | None] = var(None)
     # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
     variant: var[Variant | None] = var(None, bindings=True, init=False, always_update=True)
     answered: var[bool] = var(False, bindings=True, init=False)
@@ -104,8 +111,13 @@ class AnsweringScreen(QuizScreen):
     def too_small(self) -> bool:
         return self.has_class("-tiny") or self.has_class("-short")
 
+    def answers(self) -> DOMQuery[AnswerWidget]:
+        """The answer widget on screen (none before a question is): looked up in #answer-area, its
+        parent, not by a walk of the whole screen, which the footer would make at every refresh."""
+        return self.query_one("#answer-area").query_children(AnswerWidget)
+
     def footer_omits(self, narrow: bool) -> frozenset[str]:
-        answers = self.query(AnswerWidget)
+        answers = self.answers()
         return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 
     def size_class_changed(self) -> None:
@@ -151,7 +163,7 @@ class AnsweringScreen(QuizScreen):
         self.query_one("#question-body").scroll_home(animate=False)
 
     def focus_answer(self) -> None:
-        answers = self.query(AnswerWidget)
+        answers = self.answers()
         control = answers.first().input_widget() if answers else None
         if control is not None and not control.disabled:
             control.focus(scroll_visible=False)
@@ -165,7 +177,7 @@ class AnsweringScreen(QuizScreen):
 
     def answer_help(self, variant: Variant) -> list[str]:
         """The help screen's lines on how to answer this question: its input, then its rule."""
-        lines = [tr(self.query_one(AnswerWidget).HELP, self.lang)]
+        lines = [tr(self.answers().first().HELP, self.lang)]
         rule = type_of(variant.question).rule(variant, self.lang)
         if rule:
             lines.append(rule)
@@ -186,7 +198,7 @@ class AnsweringScreen(QuizScreen):
     async def action_submit(self) -> None:
         if self.answered:
             return
-        widget = self.query_one(AnswerWidget)
+        widget = self.answers().first()
         if widget.prepare():  # it grades off the event loop and posts Submitted when ready
             return
         response = widget.response()
@@ -237,7 +249,7 @@ class AnsweringScreen(QuizScreen):
             # Focus moved first, at once: sealing the focused field would blur it, and Textual would
             # pick a widget to focus next (restyling and repainting for it) before the body took it.
             self.set_focus(self.query_one("#question-body"), scroll_visible=False)
-            self.query_one(AnswerWidget).seal()
+            self.answers().first().seal()
             await show()
             self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
         finally:

@@ -6,7 +6,9 @@ per set of sources, in the cache directory, starts with the quiz's version: the 
 and a hash of its source files, so a cache written by other code is never trusted. The file is
 data only (JSON read against the model's types, see `codec.py`), written atomically and readable
 by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
-readable by others, or that does not fit the model, is ignored and written afresh.
+readable by others, or that does not fit the model, is ignored and written afresh. A question is
+decoded when first used (see `quiz.bank.questions`): an entry found then not to fit the model is
+read again from its pack, and the cache is written afresh at that moment.
 
 Each `--bank` set has its own file, so the folder keeps only the `KEPT_FILES` most recently used
 (a file used is touched); older ones are removed when a cache is written. Only the owner's own

@@ -344,3 +344,62 @@ def test_the_source_hash_changes_with_any_source_file(tmp_path):
     assert source_hash(package) == before
     write(package / "sub" / "__pycache__" / "b.cpython-311.pyc", "x")
     assert source_hash(package) == before  # bytecode is not source
+
+
+# -- questions built when first used ----------------------------------------------------------
+
+
+def test_a_warm_load_checks_follow_ups_as_a_cold_one_does(tmp_path, request):
+    packs = tmp_path / "packs"
+    write(packs / "a.yaml", QUESTION.format(id="a") + "  follow_ups: [b, nosuch]\n")
+    write(packs / "b.yaml", QUESTION.format(id="b") + "  follow_ups: [a]\n")
+    cold = load_bank([packs])
+    assert [d.message.split(":")[1].strip() for d in cold.report.errors] == ["follow_ups", "follow_ups lead back round"]
+    warm_load(tmp_path / "cache", [packs])
+    request.getfixturevalue("no_reading")
+    warm, cache = warm_load(tmp_path / "cache", [packs])
+    assert cache.status == "used" and snapshot(warm) == snapshot(cold)
+
+
+@pytest.fixture
+def two_packs(tmp_path):
+    """Two packs of two questions each, a warm cache of them, its file and the cold bank."""
+    packs = tmp_path / "packs"
+    write(packs / "a.yaml", QUESTION.format(id="one") + QUESTION.format(id="two"))
+    write(packs / "b.yaml", QUESTION.format(id="three") + QUESTION.format(id="four"))
+    warm_load(tmp_path / "cache", [packs])
+    return packs, tmp_path / "cache", cache_file(tmp_path / "cache"), load_bank([packs])
+
+
+def break_entry(path: Path, question_id: str, rename: str | None = None) -> None:
+    """Give a cached question a field no model type reads (so it no longer fits), and another id."""
+    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    entries = [json.loads(line) for line in lines]
+    for entry in entries:
+        for event in entry[3] if entry[0] == "pack" else ():
+            fields = event[1][1]
+            if fields[0] == question_id:
+                fields[4] = {"unfit": True}
+                fields[0] = rename or question_id
+    path.write_text("\n".join([header, *(json.dumps(e) for e in entries)]) + "\n", encoding="utf-8")
+
+
+def test_an_entry_that_does_not_fit_when_built_is_read_again_and_written_afresh(two_packs):
+    packs, folder, path, cold = two_packs
+    break_entry(path, "two")
+    bank, cache = warm_load(folder, [packs])
+    # Nothing is wrong until the question is read: then it comes from its pack, and the cache is mended.
+    assert cache.status == "used" and list(bank.questions) == list(cold.questions)
+    assert "unfit" in path.read_text(encoding="utf-8")
+    assert repr(bank.questions["two"]) == repr(cold.questions["two"])
+    assert "unfit" not in path.read_text(encoding="utf-8")
+    assert snapshot(bank) == snapshot(cold)
+
+
+def test_an_entry_naming_a_question_its_pack_lacks_is_left_out_when_reached(two_packs):
+    packs, folder, path, cold = two_packs
+    break_entry(path, "two", rename="forged")
+    bank, _ = warm_load(folder, [packs])
+    assert list(bank.questions) == ["one", "forged", "three", "four"]
+    assert [q.id for q in bank.questions.values()] == [i for i in cold.questions if i != "two"]
+    assert "forged" not in bank.questions and bank.questions.get("forged") is None

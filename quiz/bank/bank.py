@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from quiz.bank.questions import Questions
 from quiz.bank.selection import Selection, SelectionError, resolve_selection
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
@@ -35,7 +36,7 @@ class SkippedQuestion:
 class Bank:
     """Questions by id in load order, the claims they cite, and what went wrong while loading."""
 
-    questions: dict[str, QuestionBase] = field(default_factory=dict)
+    questions: Questions = field(default_factory=Questions)
     claims: Claims = field(default_factory=Claims)
     report: Report = field(default_factory=Report)
     files: list[Path] = field(default_factory=list)

@@ -6,7 +6,9 @@ per set of sources, in the cache directory, starts with the quiz's version: the 
 and a hash of its source files, so a cache written by other code is never trusted. The file is
 data only (JSON read against the model's types, see `codec.py`), written atomically and readable
 by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
-readable by others, or that does not fit the model, is ignored and written afresh.
+readable by others, or that does not fit the model, is ignored and written afresh. A question is
+decoded when first used (see `quiz.bank.questions`): an entry found then not to fit the model is
+read again from its pack, and the cache is written afresh at that moment.
 
 Each `--bank` set has its own file, so the folder keeps only the `KEPT_FILES` most recently used
 (a file used is touched); older ones are removed when a cache is written. Only the owner's own
@@ -31,11 +33,13 @@ from typing import Any, Final
 from quiz import __version__, locations
 from quiz.atomic import write_text_atomically
 from quiz.bank.bank import SkippedQuestion
-from quiz.bank.codec import CacheMismatch, decode, encode
+from quiz.bank.codec import CacheMismatch, decode, decode_fields, encode
 from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
+from quiz.bank.questions import Deferred
 from quiz.collector import collector_held
 from quiz.format.claims import Claims
 from quiz.format.diagnostics import Diagnostic, Severity
+from quiz.format.model import QuestionBase
 from quiz.own_file import NotOwnFile, read_own_file, this_user
 from quiz.types.registry import Question
 
@@ -126,16 +130,24 @@ class BankCache:
         with suppress(OSError):  # used now: the last to be pruned (never through a symlink put in its place)
             os.utime(self._path, follow_symlinks=os.utime not in os.supports_follow_symlinks)
 
-    def pack(self, path: Path, digest: str) -> list[Event] | None:
-        """The events of the pack at `path` whose content hashes to `digest`, if kept."""
-        found = self._take((PACK, str(path), digest))
+    def pack(self, path: Path, digest: str, reload: Callable[[], list[Event]]) -> list[Event] | None:
+        """The events of the pack at `path` whose content hashes to `digest`, if kept. Its questions
+        come deferred (see `quiz.bank.questions`): one whose entry turns out not to fit the model
+        when it is built is taken from `reload`, the pack's events read afresh, which are kept."""
+        key = (PACK, str(path), digest)
+        found = self._take(key)
         if found is None:
             return None
+
+        def deferred(data: Any) -> Deferred:
+            question_id, follow_ups = decode_fields(data, Question, ("id", "follow_ups"))
+            return Deferred(question_id, follow_ups, lambda: self._build(data, path, key, reload, question_id))
+
         try:
             with collector_held():
-                return _decode_events(found[3], path)
+                return _decode_events(found[3], path, deferred)
         except (CacheMismatch, IndexError, TypeError):  # TypeError: a model type the codec cannot read
-            self._unfit((PACK, str(path), digest))
+            self._unfit(key)
             return None
 
     def claims(self, path: Path, digest: str) -> tuple[Claims, list[Event]] | None:
@@ -186,6 +198,22 @@ class BankCache:
             return None
         self._kept[key] = stored[0]
         return stored[1]
+
+    def _build(self, data: Any, home: Path, key: tuple[str, str, str], reload: Callable[[], list[Event]], question_id: str) -> QuestionBase:
+        """The question a deferred entry holds; from its pack read afresh when it does not fit
+        the model (and the cache is written again with the pack as read)."""
+        try:
+            with collector_held():
+                question: QuestionBase = decode(data, Question, home)
+                return question
+        except (CacheMismatch, IndexError, TypeError):
+            self._unfit(key)
+        fresh = reload()
+        self.save()
+        for event in fresh:
+            if isinstance(event, Found) and isinstance(event.question, QuestionBase) and event.question.id == question_id:
+                return event.question
+        raise KeyError(question_id)  # the entry named a question its pack does not hold
 
     def _unfit(self, key: tuple[str, str, str]) -> None:
         log.info("bank cache %s: the entry of %s does not fit the model; reloading it", self._path, key[1])
@@ -262,7 +290,8 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
     return encoded
 
 
-def _decode_events(data: Any, home: Path) -> list[Event]:
+def _decode_events(data: Any, home: Path, deferred: Callable[[Any], Deferred] | None = None) -> list[Event]:
+    """A file's events from JSON data; with `deferred`, its questions are left to it to build."""
     if type(data) is not list:
         raise CacheMismatch("expected a list of events")
     events: list[Event] = []
@@ -275,7 +304,7 @@ def _decode_events(data: Any, home: Path) -> list[Event]:
         elif kind == "unlisted" and len(parts) == 3 and type(parts[2]) is int and parts[2] > 0:
             events.append(Unlisted(decode(parts[0], Path), decode(parts[1], Severity), parts[2]))
         elif kind == "found" and len(parts) == 1:
-            events.append(Found(decode(parts[0], Question, home)))
+            events.append(Found(decode(parts[0], Question, home) if deferred is None else deferred(parts[0])))
         elif kind == "rejected" and len(parts) == 2:
             events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
         elif kind == "skipped" and len(parts) == 1:

@@ -5,30 +5,32 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
+from quiz.bank.questions import Questions
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import located
-from quiz.format.model import QuestionBase
 from quiz.format.suggest import did_you_mean
 
 
-def check_follow_ups(questions: dict[str, QuestionBase], report: Report, also_known: Collection[str] = ()) -> None:
+def check_follow_ups(questions: Questions, report: Report, also_known: Collection[str] = ()) -> None:
     """Report follow-ups naming unknown ids, and chains of follow-ups that come back round.
 
     `also_known` are ids of questions reported broken elsewhere: naming one is not a second error.
+    Only a question with a problem is built (its follow-ups are known without it).
     """
-    for question in questions.values():
-        for index, follow_up in enumerate(question.follow_ups):
+    for question_id in questions:
+        for index, follow_up in enumerate(questions.follow_ups(question_id)):
             if follow_up not in questions and follow_up not in also_known:
                 hint = did_you_mean(follow_up, list(questions))
+                question = questions[question_id]
                 where = located(question, "follow_ups", index) or question.source or Location(Path("<bank>"))
-                report.error(where, f"{question.id}: follow_ups: no question '{follow_up}' in the bank{hint}")
+                report.error(where, f"{question_id}: follow_ups: no question '{follow_up}' in the bank{hint}")
     for cycle in _cycles(questions):
         first = questions[cycle[0]]
         where = located(first, "follow_ups") or first.source or Location(Path("<bank>"))
         report.error(where, f"{first.id}: follow_ups lead back round: {' → '.join([*cycle, cycle[0]])}")
 
 
-def _cycles(questions: dict[str, QuestionBase]) -> list[list[str]]:
+def _cycles(questions: Questions) -> list[list[str]]:
     """Each cycle of follow-ups once, found by depth-first search (iterative: packs can be deep)."""
     state: dict[str, int] = {}  # 1 on the current path, 2 finished
     cycles: list[list[str]] = []
@@ -42,7 +44,7 @@ def _cycles(questions: dict[str, QuestionBase]) -> list[list[str]]:
             if index == 0:
                 state[node] = 1
                 path.append(node)
-            nexts = [n for n in questions[node].follow_ups if n in questions]
+            nexts = [n for n in questions.follow_ups(node) if n in questions]
             if index < len(nexts):
                 stack.append((node, index + 1))
                 child = nexts[index]

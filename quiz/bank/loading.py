@@ -125,13 +125,19 @@ def _file_events(path: Path, stop: StopCheck | None, cache: BankCache | None) ->
         _skip_file(outcome, exc.diagnostic())
         return outcome.events
     digest = content_digest(raw)
-    kept = cache.pack(path, digest) if cache is not None else None
-    if kept is not None:
-        return kept
-    _load_file(raw, path, outcome, stop)
-    if cache is not None and outcome.cacheable:
-        cache.keep_pack(path, digest, outcome.events)
-    return outcome.events
+    if cache is None:
+        _load_file(raw, path, outcome, stop)
+        return outcome.events
+
+    def read_afresh(stop: StopCheck | None = None) -> list[Event]:  # the content just read, whenever it is called
+        fresh = FileOutcome()
+        _load_file(raw, path, fresh, stop)
+        if fresh.cacheable:
+            cache.keep_pack(path, digest, fresh.events)
+        return fresh.events
+
+    kept = cache.pack(path, digest, read_afresh)
+    return kept if kept is not None else read_afresh(stop)
 
 
 def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | None) -> None:

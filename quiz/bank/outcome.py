@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quiz.bank.bank import Bank, SkippedQuestion
+from quiz.bank.questions import Deferred
 from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
 from quiz.format.model import QuestionBase
 
@@ -35,9 +36,10 @@ class Unlisted:
 
 @dataclass(frozen=True)
 class Found:
-    """A question that loaded: it joins the bank unless another file took its id first."""
+    """A question that loaded: it joins the bank unless another file took its id first. From the
+    bank cache it comes deferred, built when first used."""
 
-    question: QuestionBase
+    question: QuestionBase | Deferred
 
 
 @dataclass(frozen=True)
@@ -116,11 +118,13 @@ def report_problems(events: Iterable[Event], report: Report) -> None:
             report.count_unlisted(event.path, event.severity, event.count)
 
 
-def _add(bank: Bank, question: QuestionBase) -> None:
-    first = bank.questions.get(question.id)
-    if first is not None:
-        where = question.source or Location(Path("?"))
-        bank.report.error(where, f"question id '{question.id}' is defined twice: first at {first.source}, again here")
-        bank.skipped.append(SkippedQuestion(where, question.id))
-        return
-    bank.questions[question.id] = question
+def _add(bank: Bank, question: QuestionBase | Deferred) -> None:
+    if question.id in bank.questions:
+        built = question.build() if isinstance(question, Deferred) else question
+        where = built.source or Location(Path("?"))
+        bank.report.error(where, f"question id '{built.id}' is defined twice: first at {bank.questions[built.id].source}, again here")
+        bank.skipped.append(SkippedQuestion(where, built.id))
+    elif isinstance(question, Deferred):
+        bank.questions.defer(question)
+    else:
+        bank.questions[question.id] = question

@@ -13,7 +13,8 @@ that frame have run; the median
 until the worked values (heatmap and tensors, which may follow a frame later) are laid out too;
 and the part spent committing the attempt with its card update, beside the floor of that commit:
 appending 4 KiB to a file in the same folder and fsyncing it.
-Run: .venv/bin/python bench/submit.py
+Run: .venv/bin/python bench/submit.py (PYTHONPATH=<a worktree> to measure that tree's quiz; the
+session is started with -P, so the current folder does not shadow it, and prints which it measured)
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ assert len(commits) == 30, commits
 latencies.sort()
 median = statistics.median
 figures = (median(latencies), latencies[26], median(cpu), median(drawn), median(worked), median(commits), median(fsyncs))
+print("quiz:", os.path.dirname(os.path.dirname(__import__("quiz").__file__)))
 print(*(x * 1000 for x in figures))
 """
 
@@ -105,9 +107,13 @@ print(*(x * 1000 for x in figures))
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "QUIZ_DATA_DIR": str(Path(tmp))}
-        out = subprocess.run([sys.executable, "-c", textwrap.dedent(SESSION)], check=True, capture_output=True, text=True, env=env).stdout
+        # -P: `-c` would put the current folder first on sys.path, and a checkout there would be
+        # measured instead of the one PYTHONPATH names.
+        session = subprocess.run([sys.executable, "-P", "-c", textwrap.dedent(SESSION)], check=True, capture_output=True, text=True, env=env)
+        out = session.stdout
+    measured = next(line for line in out.splitlines() if line.startswith("quiz: "))
     median, p90, cpu, drawn, worked, commit, fsync = (float(x) for x in out.split()[-7:])
-    print("submit to the verdict and explanation laid out, 30 answers saved to history:")
+    print(f"submit to the verdict and explanation laid out, 30 answers saved to history ({measured}):")
     print(f"{'':4}median {median:.1f} ms, p90 {p90:.1f} ms (goal: median <= 50 ms);")
     print(f"{'':4}CPU time of the process in it: median {cpu:.1f} ms")
     print(f"{'':4}until the frame that lays them out is drawn (no polling): median {drawn:.1f} ms")

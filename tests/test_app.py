@@ -13,6 +13,7 @@ from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
+from feedback_state import feedback_shown
 from fixture_bank import PACK, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection, load_bank
@@ -24,7 +25,6 @@ from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.settings import SettingsScreen
-from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.heatmap import Heatmap
 
 SIZE = (100, 40)
@@ -98,7 +98,7 @@ async def test_unreadable_input_shows_the_parser_message_and_costs_nothing():
         await pilot.press("enter")
         await pilot.pause()
         assert "Expected a vector of 2 numbers" in text_of(app, "#message")
-        assert not app.screen.query(FeedbackView)
+        assert not feedback_shown(app.screen)
         assert app.screen.session.answered == 0
     assert attempts == []
 
@@ -209,7 +209,7 @@ async def test_giving_up_asks_once_then_shows_the_answer_and_scores_zero():
         await pilot.press("f3")
         await pilot.pause()
         assert text_of(app, "#message") == "Press F3 again to reveal the answer and score 0."
-        assert not app.screen.query(FeedbackView) and attempts == []
+        assert not feedback_shown(app.screen) and attempts == []
         await pilot.press("f3")
         await settle(pilot)
         assert verdict(app) == "Answer shown"
@@ -227,7 +227,7 @@ async def test_a_give_up_waiting_for_confirmation_is_cancelled_by_editing_the_an
         assert text_of(app, "#message") == ""
         await pilot.press("f3")
         await pilot.pause()
-        assert not app.screen.query(FeedbackView) and attempts == []
+        assert not feedback_shown(app.screen) and attempts == []
 
 
 async def test_the_give_up_key_is_labelled_give_up():
@@ -281,7 +281,7 @@ async def test_next_question_moves_on_and_keeps_progress():
         await settle(pilot)
         assert app.screen.session.variant.question.id != first
         assert "Today 1 answered" in text_of(app, "#status")
-        assert not app.screen.query(FeedbackView)
+        assert not feedback_shown(app.screen)
 
 
 # -- option kinds, answered with their letters ------------------------------------------------
@@ -312,7 +312,7 @@ async def test_enter_on_a_highlighted_choice_picks_and_submits_it():
         await pilot.press("down", "enter")
         await settle(pilot)
         assert options.chosen == options.get_option_at_index(1).id
-        assert app.screen.query(FeedbackView)
+        assert feedback_shown(app.screen)
 
 
 async def test_a_choice_without_a_pick_asks_for_one():

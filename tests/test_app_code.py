@@ -15,6 +15,7 @@ from textual.command import CommandPalette
 from textual.drivers.headless_driver import HeadlessDriver
 from textual.widgets import Markdown, Static, TextArea
 
+from feedback_state import feedback_shown
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
 from pilot_waits import Heard, settle
@@ -23,7 +24,6 @@ from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answers.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
-from quiz.ui.widgets.feedback import FeedbackView
 from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
@@ -149,7 +149,7 @@ async def test_a_file_that_cannot_run_is_shown_at_its_line_records_nothing_and_c
         status = text_of(app, "#code-status")
         assert status.startswith("Your file could not be run, so nothing was graded or recorded")
         assert "Line 4, column" in status and "return np.exp(x) /" in status
-        assert not app.screen.query(FeedbackView) and attempts == []
+        assert not feedback_shown(app.screen) and attempts == []
         assert not editor(app).read_only and editor(app).has_focus
         await paste(pilot, solution("softmax", "reference"))
         await run_checks(pilot)

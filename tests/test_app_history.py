@@ -17,6 +17,7 @@ import sqlite3
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Sparkline, Static
 
+from feedback_state import feedback_shown
 from fixture_bank import PACK, fixture_bank
 from history_records import attempt, open_store
 from history_seed import NOW, seed_history
@@ -32,7 +33,6 @@ from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.screens.stats import StatisticsScreen
 from quiz.ui.screens.summary import SummaryScreen
 from quiz.ui.widgets.calendar import CalendarHeatmap
-from quiz.ui.widgets.feedback import FeedbackView
 from terminal import Terminal
 from test_app_layout import assert_footer_keys_whole
 
@@ -92,13 +92,13 @@ async def test_each_graded_attempt_is_in_the_file_before_its_feedback_is_drawn()
     seen: list[tuple[int, bool]] = []
 
     def told(record) -> None:  # called after the app has recorded it
-        seen.append((len([a for a in stored_attempts() if a.id == record.id]), bool(app.screen.query(FeedbackView))))
+        seen.append((len([a for a in stored_attempts() if a.id == record.id]), feedback_shown(app.screen)))
 
     app = make_app(start=Selection(key="fx-vector"), seed=7, bank=BANK, on_attempt=told)
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
         await answer(pilot, RIGHT["fx-vector"])
-        assert app.screen.query(FeedbackView)
+        assert feedback_shown(app.screen)
     assert seen == [(1, False)]
     [saved] = stored_attempts()
     assert (saved.question, saved.response, saved.score, saved.mode) == ("fx-vector", "0.881 0.119", 1.0, "practice")
@@ -108,7 +108,7 @@ async def test_an_answer_given_before_the_history_file_is_opened_is_saved():
     app = make_app(start=Selection(key="fx-vector"), seed=7, bank=BANK)
     async with app.run_test(size=SIZE) as pilot:
         await answer(pilot, RIGHT["fx-vector"])  # at once: the app's worker may not have started
-        assert app.screen.query(FeedbackView)
+        assert feedback_shown(app.screen)
         await history_open(pilot)
     assert [a.question for a in stored_attempts()] == ["fx-vector"]
 
@@ -313,7 +313,7 @@ async def test_a_file_that_cannot_be_used_is_said_once_practice_goes_on_and_it_i
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await started(pilot)
         await answer(pilot, RIGHT["fx-vector"])
-        assert app.screen.query(FeedbackView)  # graded and shown all the same
+        assert feedback_shown(app.screen)  # graded and shown all the same
         await pilot.press("f6")
         await settle(pilot)
         await answer_wrong_number(pilot)

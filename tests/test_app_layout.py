@@ -17,6 +17,7 @@ import pytest
 from textual.geometry import Region
 from textual.widgets import Input, Static
 
+from feedback_state import feedback_shown
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
@@ -24,7 +25,6 @@ from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.base import HEIGHT_CLASSES, WIDTH_CLASSES, QuizScreen
 from quiz.ui.screens.summary import SummaryScreen
-from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 
 BANK = fixture_bank()
@@ -196,13 +196,13 @@ async def test_a_question_opens_at_the_start_of_its_prompt(key):
         parametric = app.screen.session.variant.question.is_parametric
         await pilot.press("f3", "f3")  # give up (asked once, then done)
         await settle(pilot)
-        assert app.screen.query(FeedbackView)
+        assert feedback_shown(app.screen)
         await pilot.press("f5" if parametric else "f6")
         await settle(pilot)
         if not parametric:
             assert isinstance(app.screen, SummaryScreen)  # one fixed question: the round is over
             return
-        assert not app.screen.query(FeedbackView) and body.scroll_y == 0  # not where feedback was
+        assert not feedback_shown(app.screen) and body.scroll_y == 0  # not where feedback was
 
 
 @pytest.mark.parametrize("key", ONE_OF_EACH_TYPE)

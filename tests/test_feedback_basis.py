@@ -1,8 +1,10 @@
 """The feedback's answer-independent part (answer key, explanation, worked values) is prepared
-while the question is on screen, used by the feedback, and never carried over to another variant."""
+while the question is on screen, used by the feedback, and never carried over to another variant.
+On the practice screen it is also mounted, hidden, and completed by the answer."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from fixture_bank import fixture_bank
@@ -27,6 +29,7 @@ async def test_the_basis_is_prepared_before_enter_used_by_the_feedback_and_renew
         await pilot.press("enter")
         await settle(pilot)
         assert screen.query_one(FeedbackView).basis is basis
+        assert screen.query_one(FeedbackView).result is not None
         await pilot.press("f5")  # a fresh variant: its own basis, not the answered one's
         await settle(pilot)
         assert screen.variant is not first
@@ -41,3 +44,31 @@ def test_a_basis_serves_only_its_own_variant_and_language():
     assert basis.serves(first, "en")
     assert not basis.serves(second, "en") and not basis.serves(first, "ja")
     assert basis.answer.startswith("Answer") and basis.worked.featured is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_prepared_feedback_is_hidden_until_the_answer_completes_it_and_is_rebuilt_for_each_variant(lang):
+    app = make_app(start=Selection(key="fx-matrix#3"), seed=7, bank=BANK, lang=lang)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        body = screen.query_one("#question-body")
+        [prepared] = screen.query(FeedbackView)
+        assert prepared.waiting and prepared.basis is screen.feedback_basis and prepared.lang == lang
+        assert prepared.query("#explanation") and prepared.query("#worked > *")  # built, but not shown:
+        assert not prepared.display and not prepared.region and not any(part.region for part in prepared.walk_children())
+        assert body.max_scroll_y == 0  # it adds nothing to scroll through
+        for _ in range(6):  # and the keys never reach it
+            await pilot.press("tab")
+            assert screen.focused is not None and prepared not in screen.focused.ancestors_with_self
+        await pilot.press("f3", "f3")  # given up: the answer-dependent part is the verdict alone
+        await settle(pilot)
+        assert screen.query_one(FeedbackView) is prepared and not prepared.waiting  # completed, not built again
+        assert prepared.display and prepared.query_one("#verdict").region and prepared.query_one("#explanation").region
+        assert all(part.region for part in prepared.query("#worked > *"))  # a frame later, shown too
+        assert prepared.query_one("#verdict").has_class("verdict-revealed")
+        await pilot.press("f5")  # a fresh variant: its own hidden feedback, nothing of the answered one
+        await settle(pilot)
+        [fresh] = screen.query(FeedbackView)
+        assert fresh is not prepared and fresh.waiting and not fresh.display and fresh.basis.serves(screen.variant, lang)
+        assert not fresh.query("#verdict")

@@ -9,12 +9,12 @@ from textual import events
 from textual.message import Message
 from textual.widgets import Input
 
+from feedback_state import feedback_shown
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.collector import COLLECTOR
 from quiz.ui.app import make_app
-from quiz.ui.widgets.feedback import FeedbackView
 
 BANK = fixture_bank()
 
@@ -36,7 +36,7 @@ async def test_the_feedback_is_mounted_with_collection_paused_and_collection_run
         answering = True
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen.query(FeedbackView)
+        assert feedback_shown(app.screen)
         assert mounts and mounts[0] is False  # the feedback's first widget: mounted while held
         assert gc.isenabled() and not COLLECTOR.holding
 

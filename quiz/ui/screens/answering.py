@@ -4,22 +4,27 @@ The prompt and the type's rule scroll in their own region; the answer widget for
 type (from the registry in quiz.ui.answers), with its Read-as preview, stays docked below, and a
 line above it says what is wrong with the answer as typed. Submitting reads the widget's response
 and hands a readable one to `grade`, which each screen implements: practice grades and shows
-feedback at once, a mock interview may hold it. Below 60×16 a note asks for a larger terminal.
+feedback at once (its answer-independent part mounted, hidden, while the question is read), a
+mock interview may hold it. Below 60×16 a note asks for a larger terminal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.css.query import DOMQuery
+from textual.reactive import Reactive, var
+from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
 from quiz.collector import COLLECTOR
+from quiz.grading.result import Result
 from quiz.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
@@ -50,11 +55,19 @@ class AnsweringScreen(QuizScreen):
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
     ]
 
+    # Textual's Screen declares `focused` with a repaint of the whole screen, but a move of the focus
+    # changes only the widgets that gain and lose it, and they repaint themselves (with any
+    # ancestor a `:focus-within` rule restyles). On Enter the focus moves to the question's body,
+    # and that second full redraw came after the feedback's frame: about 10 ms of 60 to the feedback.
+    focused: Reactive[Widget | None] = var(None)
     # always_update: a new variant always counts as a change (and variants hold arrays, which `!=` cannot compare).
-    variant: reactive[Variant | None] = reactive(None, bindings=True, init=False, always_update=True)
-    answered: reactive[bool] = reactive(False, bindings=True, init=False)
+    variant: var[Variant | None] = var(None, bindings=True, init=False, always_update=True)
+    answered: var[bool] = var(False, bindings=True, init=False)
     feedback_basis: FeedbackBasis | None = None
     """The feedback's answer-independent part for the variant on screen, once prepared."""
+    PREPARES_FEEDBACK: ClassVar[bool] = False
+    """Whether the feedback's answer-independent widgets are mounted, hidden, while the question is
+    read (see `show_graded`): practice shows feedback after every answer; a mock may hold it."""
 
     def compose(self) -> ComposeResult:
         # The first variant is laid out here, so the screen's first frame shows it whole; later
@@ -98,8 +111,13 @@ class AnsweringScreen(QuizScreen):
     def too_small(self) -> bool:
         return self.has_class("-tiny") or self.has_class("-short")
 
+    def answers(self) -> DOMQuery[AnswerWidget]:
+        """The answer widget on screen (none before a question is): looked up in #answer-area, its
+        parent, not by a walk of the whole screen, which the footer would make at every refresh."""
+        return self.query_one("#answer-area").query_children(AnswerWidget)
+
     def footer_omits(self, narrow: bool) -> frozenset[str]:
-        answers = self.query(AnswerWidget)
+        answers = self.answers()
         return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 
     def size_class_changed(self) -> None:
@@ -115,9 +133,14 @@ class AnsweringScreen(QuizScreen):
         if variant is not None:
             self.call_after_refresh(self._prepare_feedback, variant)
 
-    def _prepare_feedback(self, variant: Variant) -> None:
-        if self.variant is variant and not self.answered:
-            self.feedback_basis = FeedbackBasis.of(variant, self.lang)
+    async def _prepare_feedback(self, variant: Variant) -> None:
+        if self.variant is not variant or self.answered:
+            return
+        self.feedback_basis = basis = FeedbackBasis.of(variant, self.lang)
+        if self.PREPARES_FEEDBACK:
+            area = self.query_one("#feedback-area")
+            await area.remove_children()
+            await area.mount(FeedbackView.prepared(basis))
 
     def make_answer(self, variant: Variant) -> AnswerWidget:
         """The answer input for the variant's type (a mock takes notes for spoken questions)."""
@@ -140,7 +163,7 @@ class AnsweringScreen(QuizScreen):
         self.query_one("#question-body").scroll_home(animate=False)
 
     def focus_answer(self) -> None:
-        answers = self.query(AnswerWidget)
+        answers = self.answers()
         control = answers.first().input_widget() if answers else None
         if control is not None and not control.disabled:
             control.focus(scroll_visible=False)
@@ -154,7 +177,7 @@ class AnsweringScreen(QuizScreen):
 
     def answer_help(self, variant: Variant) -> list[str]:
         """The help screen's lines on how to answer this question: its input, then its rule."""
-        lines = [tr(self.query_one(AnswerWidget).HELP, self.lang)]
+        lines = [tr(self.answers().first().HELP, self.lang)]
         rule = type_of(variant.question).rule(variant, self.lang)
         if rule:
             lines.append(rule)
@@ -175,7 +198,7 @@ class AnsweringScreen(QuizScreen):
     async def action_submit(self) -> None:
         if self.answered:
             return
-        widget = self.query_one(AnswerWidget)
+        widget = self.answers().first()
         if widget.prepare():  # it grades off the event loop and posts Submitted when ready
             return
         response = widget.response()
@@ -199,15 +222,35 @@ class AnsweringScreen(QuizScreen):
     async def show_feedback(self, feedback: FeedbackView) -> None:
         """Seal the answer and show `feedback` below the question, which takes the focus (so the
         keys scroll it) and opens at the verdict."""
+        async def mount() -> None:
+            area = self.query_one("#feedback-area")
+            await area.remove_children()
+            await area.mount(feedback)
+
+        await self._showing_feedback(feedback, mount)
+
+    async def show_graded(self, variant: Variant, result: Result, response: object) -> FeedbackView:
+        """Show the feedback for `result` as `show_feedback` does, completing the one prepared for
+        `variant` while it was read, or built now if there is none."""
+        prepared = [view for view in self.query_one("#feedback-area").query_children(FeedbackView) if view.waiting]
+        if not (prepared and prepared[0].basis.serves(variant, self.lang)):
+            feedback = FeedbackView(variant, result, response, self.lang, self.feedback_basis)
+            await self.show_feedback(feedback)
+            return feedback
+        feedback = prepared[0]
+        await self._showing_feedback(feedback, lambda: feedback.show_result(result, response))
+        return feedback
+
+    async def _showing_feedback(self, feedback: FeedbackView, show: Callable[[], Awaitable[None]]) -> None:
+        """Seal the answer, give the question's body the focus, then `show` puts `feedback` on
+        screen; its verdict is brought into view after the frame."""
         COLLECTOR.hold()  # as in action_submit, for feedback that comes another way (giving up)
         try:
             # Focus moved first, at once: sealing the focused field would blur it, and Textual would
             # pick a widget to focus next (restyling and repainting for it) before the body took it.
             self.set_focus(self.query_one("#question-body"), scroll_visible=False)
-            self.query_one(AnswerWidget).seal()
-            area = self.query_one("#feedback-area")
-            await area.remove_children()
-            await area.mount(feedback)
+            self.answers().first().seal()
+            await show()
             self.call_after_refresh(feedback.scroll_visible, top=True, animate=False)
         finally:
             self.call_after_refresh(COLLECTOR.release)

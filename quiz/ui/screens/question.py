@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.command import Provider
 from textual.containers import Vertical
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.widgets import Static
 
 from quiz.bank import SelectionError
@@ -58,11 +58,13 @@ class QuestionScreen(AnsweringScreen):
         Binding("escape", "go_home", "ui.key_home"),
     ]
 
-    hints_shown: reactive[int] = reactive(0, bindings=True, init=False)
-    model_shown: reactive[bool] = reactive(False, bindings=True, init=False)
-    more_worked: reactive[bool] = reactive(False, bindings=True, init=False)
+    PREPARES_FEEDBACK = True
+
+    hints_shown: var[int] = var(0, bindings=True, init=False)
+    model_shown: var[bool] = var(False, bindings=True, init=False)
+    more_worked: var[bool] = var(False, bindings=True, init=False)
     """Worked values are folded away and F7 would show them."""
-    easy_offered: reactive[bool] = reactive(False, bindings=True, init=False)
+    easy_offered: var[bool] = var(False, bindings=True, init=False)
     """The answer passed and was saved, so F8 may rate it Easy."""
 
     def __init__(self, session: PracticeSession, lang: str, history: Recorder | None = None) -> None:
@@ -245,8 +247,7 @@ class QuestionScreen(AnsweringScreen):
         self.say("")
         # Given up, the empty answer says nothing: the feedback gets its room.
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
-        feedback = FeedbackView(variant, result, response, self.lang, self.feedback_basis)
-        await self.show_feedback(feedback)
+        feedback = await self.show_graded(variant, result, response)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)
         self.more_worked = feedback.has_more

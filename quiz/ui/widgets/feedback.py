@@ -58,11 +58,16 @@ class FeedbackBasis:
 
 
 class FeedbackView(Vertical):
-    """The feedback for one graded attempt (or one given up)."""
+    """The feedback for one graded attempt (or one given up).
 
-    def __init__(self, variant: Variant, result: Result, response: Any, lang: str, basis: FeedbackBasis | None = None) -> None:
+    Built without a result, it is the answer-independent part only (answer key, explanation,
+    worked values), mounted hidden while the learner reads the question; `show_result` then adds
+    the verdict and what is said of the answer, and shows it: on the way from Enter to the
+    feedback only those few widgets are built and styled."""
+
+    def __init__(self, variant: Variant, result: Result | None, response: Any, lang: str, basis: FeedbackBasis | None = None) -> None:
         """`basis`, if prepared for this variant and language, is used instead of working it out again."""
-        super().__init__(id="feedback", classes=f"verdict-{result.verdict}")
+        super().__init__(id="feedback")
         self.variant = variant
         self.result = result
         self.response = response
@@ -70,37 +75,70 @@ class FeedbackView(Vertical):
         self.basis = basis if basis is not None and basis.serves(variant, lang) else FeedbackBasis.of(variant, lang)
         self.worked = self.basis.worked
         self.more_shown = False
+        self.display = result is not None
+
+    @classmethod
+    def prepared(cls, basis: FeedbackBasis) -> FeedbackView:
+        """The hidden feedback of `basis`'s variant, waiting for `show_result`."""
+        return cls(basis.variant, None, None, basis.lang, basis)
+
+    @property
+    def waiting(self) -> bool:
+        """Prepared and hidden, with no result yet."""
+        return self.result is None
 
     def compose(self) -> ComposeResult:
-        variant, result, lang = self.variant, self.result, self.lang
+        if self.result is not None:
+            yield from self._result_parts(self.result)
+        yield Static(Content(self.basis.answer), id="answer-key")
+        if self.basis.explanation is not None:
+            yield Static(tr("show.explanation", self.lang), classes="section-title", markup=False)
+            yield explanation_widget(self.basis.explanation, id="explanation")
+        worked = Vertical(id="worked")
+        worked.display = self.result is not None  # prepared: shown a frame after the rest (`show_result`)
+        yield worked
+
+    def _result_parts(self, result: Result) -> list[Widget]:
+        """The verdict and score, then what is said of this answer."""
+        variant, lang = self.variant, self.lang
         headline = tr(f"grade.{result.verdict}", lang)
         if result.verdict is not Verdict.REVEALED:
             headline += " · " + tr("grade.score", lang, score=f"{result.score:.2f}")
-        yield Label(Content(headline), id="verdict")
+        # The verdict's colour is its own class: one on the whole panel would restyle all of it.
+        parts: list[Widget] = [Label(Content(headline), id="verdict", classes=f"verdict-{result.verdict}")]
         # Short texts as plain Static (maths already in Unicode): a Markdown widget per line of
         # feedback would make the panel slow to appear; only the explanation needs Markdown.
         for part, text in feedback_parts(variant, result, self.response, lang):
             if part == "feedback":
-                yield Static(Content(text), classes="option-feedback")
+                parts.append(Static(Content(text), classes="option-feedback"))
             else:
-                yield Static(Content(_indented(text)), id=part)
-        yield Static(Content(self.basis.answer), id="answer-key")
-        if self.basis.explanation is not None:
-            yield Static(tr("show.explanation", lang), classes="section-title", markup=False)
-            yield explanation_widget(self.basis.explanation, id="explanation")
-        yield Vertical(id="worked")
+                parts.append(Static(Content(_indented(text)), id=part))
+        return parts
+
+    async def show_result(self, result: Result, response: Any) -> None:
+        """Complete a prepared view with `result` for `response`, and show it; its worked values
+        (tensors and heatmaps, more widgets to lay out) show a frame later."""
+        self.result, self.response = result, response
+        await self.mount_all(self._result_parts(result), before=0)
+        self.display = True
+        self.call_after_refresh(self._show_worked)
+
+    def _show_worked(self) -> None:
+        self.query_one("#worked").display = True
+        # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
+        self.call_after_refresh(self.scroll_visible, top=True, animate=False)
 
     def on_mount(self) -> None:
-        # The verdict, the answer and the explanation show at once; the worked values (tensors
-        # and heatmaps, more widgets to style and lay out) follow a frame later.
-        self.call_after_refresh(self._show_worked_values)
+        # Shown at once, the verdict, the answer and the explanation show first; the worked values
+        # follow a frame later. Prepared, they are mounted hidden while the question is read.
+        self.call_after_refresh(self._mount_worked_values)
 
     @property
     def has_more(self) -> bool:
         """Worked values are folded away, waiting for `show_more`."""
         return bool(self.worked.more) and not self.more_shown
 
-    async def _show_worked_values(self) -> None:
+    async def _mount_worked_values(self) -> None:
         variant, lang = self.variant, self.lang
         parts: list[Widget] = []
         if self.worked.featured:
@@ -108,9 +146,11 @@ class FeedbackView(Vertical):
             parts.extend(worked_parts(self.worked.featured, variant, lang))
         if self.worked.more:
             parts.append(Static(tr("ui.more_worked_folded", lang, count=len(self.worked.more)), id="more-worked-note", markup=False))
-        await self.query_one("#worked").mount_all(parts)
-        # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
-        self.call_after_refresh(self.scroll_visible, top=True, animate=False)
+        worked = self.query_one("#worked")
+        await worked.mount_all(parts)
+        if worked.display:
+            # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
+            self.call_after_refresh(self.scroll_visible, top=True, animate=False)
 
     async def show_more(self) -> None:
         """Unfold the remaining worked values and bring their start into view."""

@@ -403,3 +403,11 @@ def test_an_entry_naming_a_question_its_pack_lacks_is_left_out_when_reached(two_
     assert list(bank.questions) == ["one", "forged", "three", "four"]
     assert [q.id for q in bank.questions.values()] == [i for i in cold.questions if i != "two"]
     assert "forged" not in bank.questions and bank.questions.get("forged") is None
+
+
+def test_an_entry_forging_the_id_of_another_packs_question_costs_nothing_but_itself(two_packs):
+    packs, folder, path, cold = two_packs
+    break_entry(path, "three", rename="one")  # seen as a second `one`, whose pack holds none
+    bank, _ = warm_load(folder, [packs])
+    assert list(bank.questions) == ["one", "two", "four"] and not bank.report.errors
+    assert repr(bank.questions["one"]) == repr(cold.questions["one"])

@@ -291,7 +291,7 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
 
 
 def _decode_events(data: Any, home: Path, deferred: Callable[[Any], Deferred] | None = None) -> list[Event]:
-    """A file's events from JSON data; with `deferred`, its questions are left to it to build."""
+    """A file's events from JSON data, its questions as `deferred` gives them (a claims file has none)."""
     if type(data) is not list:
         raise CacheMismatch("expected a list of events")
     events: list[Event] = []
@@ -303,8 +303,8 @@ def _decode_events(data: Any, home: Path, deferred: Callable[[Any], Deferred] | 
             events.append(Problem(decode(parts[0], Diagnostic, home)))
         elif kind == "unlisted" and len(parts) == 3 and type(parts[2]) is int and parts[2] > 0:
             events.append(Unlisted(decode(parts[0], Path), decode(parts[1], Severity), parts[2]))
-        elif kind == "found" and len(parts) == 1:
-            events.append(Found(decode(parts[0], Question, home) if deferred is None else deferred(parts[0])))
+        elif kind == "found" and len(parts) == 1 and deferred is not None:
+            events.append(Found(deferred(parts[0])))
         elif kind == "rejected" and len(parts) == 2:
             events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
         elif kind == "skipped" and len(parts) == 1:

@@ -119,12 +119,17 @@ def report_problems(events: Iterable[Event], report: Report) -> None:
 
 
 def _add(bank: Bank, question: QuestionBase | Deferred) -> None:
-    if question.id in bank.questions:
-        built = question.build() if isinstance(question, Deferred) else question
-        where = built.source or Location(Path("?"))
-        bank.report.error(where, f"question id '{built.id}' is defined twice: first at {bank.questions[built.id].source}, again here")
-        bank.skipped.append(SkippedQuestion(where, built.id))
-    elif isinstance(question, Deferred):
-        bank.questions.defer(question)
-    else:
-        bank.questions[question.id] = question
+    if question.id not in bank.questions:
+        if isinstance(question, Deferred):
+            bank.questions.defer(question)
+        else:
+            bank.questions[question.id] = question
+        return
+    try:  # both built, for the message
+        again = question.build() if isinstance(question, Deferred) else question
+        first = bank.questions[question.id]
+    except KeyError:  # a cache entry named a question its pack does not hold: there is no clash
+        return
+    where = again.source or Location(Path("?"))
+    bank.report.error(where, f"question id '{again.id}' is defined twice: first at {first.source}, again here")
+    bank.skipped.append(SkippedQuestion(where, again.id))

@@ -166,7 +166,9 @@ class AnsweringScreen(QuizScreen):
         answers = self.answers()
         control = answers.first().input_widget() if answers else None
         if control is not None and not control.disabled:
-            control.focus(scroll_visible=False)
+            # At once, not as `control.focus()` does it (queued behind the events already waiting):
+            # keys typed as the question changes (F5, then the answer) belong to the new field.
+            self.set_focus(control, scroll_visible=False)
 
     def say(self, text: str, error: bool = False) -> None:
         """The line above the answer: a problem with it, or what a key is about to do."""

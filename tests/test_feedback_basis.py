@@ -4,6 +4,8 @@ On the practice screen it is also mounted, hidden, and completed by the answer."
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual.widgets import Input
 
@@ -72,3 +74,20 @@ async def test_the_prepared_feedback_is_hidden_until_the_answer_completes_it_and
         [fresh] = screen.query(FeedbackView)
         assert fresh is not prepared and fresh.waiting and not fresh.display and fresh.basis.serves(screen.variant, lang)
         assert not fresh.query("#verdict")
+
+
+async def test_an_answer_given_while_its_feedback_is_being_prepared_leaves_one_feedback_shown():
+    app = make_app(start=Selection(key="fx-number"), seed=7, bank=BANK)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        area = screen.query_one("#feedback-area")
+        await area.remove_children()  # as before the prepared panel is mounted
+        screen.query_one("#answer-input", Input).value = "1"
+        # Preparing starts, the answer is graded while it waits on the area, then it goes on.
+        preparing = asyncio.ensure_future(screen._prepare_feedback(screen.variant))
+        await screen.run_action("submit")
+        await preparing
+        await settle(pilot)
+        [shown] = area.children
+        assert isinstance(shown, FeedbackView) and shown.result is not None and shown.display

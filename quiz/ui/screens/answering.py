@@ -137,9 +137,15 @@ class AnsweringScreen(QuizScreen):
         if self.variant is not variant or self.answered:
             return
         self.feedback_basis = basis = FeedbackBasis.of(variant, self.lang)
-        if self.PREPARES_FEEDBACK:
-            area = self.query_one("#feedback-area")
-            await area.remove_children()
+        if not self.PREPARES_FEEDBACK:
+            return
+        # An answer may be graded while this waits on the area (keys typed ahead of the screen):
+        # its feedback is never removed, and no hidden panel is mounted beside it.
+        area = self.query_one("#feedback-area")
+        if any(not view.waiting for view in area.query_children(FeedbackView)):
+            return
+        await area.remove_children()
+        if self.variant is variant and not area.children:
             await area.mount(FeedbackView.prepared(basis))
 
     def make_answer(self, variant: Variant) -> AnswerWidget:

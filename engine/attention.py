@@ -57,7 +57,7 @@ class PreparedCall:
     query: np.ndarray  # (..., L, E): as given, or with all heads' features under heads_not_split
     key: np.ndarray  # (..., S, E): key heads repeated for their query heads under GQA
     value: np.ndarray  # (..., S, Ev)
-    allowed: np.ndarray  # (..., L, S) bool
+    allowed: np.ndarray  # bool, broadcastable to (..., L, S): often a scalar or (L, S)
     forbids_any: bool  # some query may not attend some key
     additive: np.ndarray  # a float attn_mask (0 without one), broadcastable to (..., L, S)
     settings: PipelineSettings
@@ -82,11 +82,15 @@ def _compute_dtype(*arrays: np.ndarray) -> type[np.floating]:
     return np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
 
 
+def _names(query: np.ndarray, key: np.ndarray, value: np.ndarray) -> str:
+    """The three shapes, as the errors of `_check_shapes` name them."""
+    return f"query {query.shape}, key {key.shape} and value {value.shape}"
+
+
 def _check_shapes(query: np.ndarray, key: np.ndarray, value: np.ndarray, enable_gqa: bool) -> None:
     """Raise ValueError, naming the shapes, unless (..., L, E), (..., S, E), (..., S, Ev) fit together."""
-    names = f"query {query.shape}, key {key.shape} and value {value.shape}"
     if min(query.ndim, key.ndim, value.ndim) < 2:
-        raise ValueError(f"{names} need at least two axes each: (..., L, E), (..., S, E), (..., S, Ev)")
+        raise ValueError(f"{_names(query, key, value)} need at least two axes each: (..., L, E), (..., S, E), (..., S, Ev)")
     if query.shape[-1] != key.shape[-1]:
         raise ValueError(
             f"query {query.shape} and key {key.shape} must share the feature axis E (last): "
@@ -107,7 +111,9 @@ def _check_shapes(query: np.ndarray, key: np.ndarray, value: np.ndarray, enable_
         q_batch, kv_batch = q_batch[:-1], kv_batch[:-1]
     if q_batch != kv_batch:
         allowance = ", except the head axis -3 under enable_gqa" if heads_may_differ else ""
-        raise ValueError(f"{names} must share their batch axes (all but the last two{allowance})")
+        raise ValueError(
+            f"{_names(query, key, value)} must share their batch axes (all but the last two{allowance})"
+        )
     if heads_may_differ and query.shape[-3] % key.shape[-3]:
         raise ValueError(
             f"enable_gqa needs the query heads to be a multiple of the key/value heads (axis -3): "
@@ -163,7 +169,7 @@ def prepare_call(
         query=query,
         key=key,
         value=value,
-        allowed=np.broadcast_to(allowed, scores_shape),
+        allowed=allowed,
         forbids_any=not allowed.all(),
         additive=additive,
         settings=settings,
@@ -175,7 +181,7 @@ def prepare_call(
 
 def _empty_rows(masked: np.ndarray) -> np.ndarray:
     """Bool (..., L): the query rows whose scores are all −∞, i.e. that have no allowed key (E5)."""
-    return np.max(masked, axis=-1, initial=-np.inf) == -np.inf
+    return np.maximum.reduce(masked, axis=-1, initial=-np.inf) == -np.inf  # np.max minus its checks
 
 
 def _apply_empty_row_policy(empty: np.ndarray, weights: np.ndarray, policy: str) -> np.ndarray:
@@ -205,7 +211,9 @@ def attention_weights(call: PreparedCall) -> tuple[np.ndarray, np.ndarray, np.nd
     with np.errstate(over="ignore", invalid="ignore"):  # float16 overflow is the fault's point
         scores = query @ key.swapaxes(-2, -1)  # (..., L, S) Q Kᵀ
         scaled = scores * settings.scale  # (..., L, S)
-        masked = np.where(call.allowed, scaled + call.additive.astype(score_dtype), -np.inf)  # (..., L, S)
+        masked = scaled + call.additive.astype(score_dtype)  # (..., L, S)
+        if call.forbids_any:  # otherwise copyto would write nothing
+            np.copyto(masked, -np.inf, where=~call.allowed)
         weights = normalise(masked, axis=settings.softmax_axis)  # (..., L, S)
     weights = weights.astype(call.value.dtype, copy=False)  # the inputs' precision again
     weights = _apply_empty_row_policy(_empty_rows(masked), weights, call.empty_rows)
@@ -262,7 +270,7 @@ def attention(
         masked=masked,
         weights=weights,
         output=output,
-        allowed=call.allowed,
+        allowed=np.broadcast_to(call.allowed, weights.shape),  # (..., L, S), read-only
         causal=call.causal_requested,
     )
 

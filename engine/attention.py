@@ -47,7 +47,7 @@ class AttentionTrace:
         # frozen stops rebinding the fields; this stops writes into the arrays they hold
         for value in vars(self).values():
             if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+                value.setflags(write=False)
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ def prepare_call(
         key=key,
         value=value,
         allowed=allowed,
-        forbids_any=not allowed.all(),
+        forbids_any=np.count_nonzero(allowed) < allowed.size,  # .all() costs more on small masks
         additive=additive,
         settings=settings,
         empty_rows=empty_rows,
@@ -186,14 +186,15 @@ def _empty_rows(masked: np.ndarray) -> np.ndarray:
 
 def _apply_empty_row_policy(empty: np.ndarray, weights: np.ndarray, policy: str) -> np.ndarray:
     """`weights` with the `empty` rows set by `policy`: 0, NaN, or a ValueError naming the first."""
-    if not empty.any():
+    n_empty = np.count_nonzero(empty)
+    if not n_empty:
         return weights
     if policy == "raise":
         *batch_index, row = np.argwhere(empty)[0]
         where = f" at batch index {tuple(int(i) for i in batch_index)}" if batch_index else ""
         raise ValueError(
             f"query row {row}{where} has no allowed key (every score is -inf); "
-            f"{int(empty.sum())} such row(s) in all. Pass empty_rows='zero' or 'nan' to accept them"
+            f"{n_empty} such row(s) in all. Pass empty_rows='zero' or 'nan' to accept them"
         )
     fill = 0.0 if policy == "zero" else np.nan
     return np.where(empty[..., None], fill, weights)
@@ -211,7 +212,7 @@ def attention_weights(call: PreparedCall) -> tuple[np.ndarray, np.ndarray, np.nd
     with np.errstate(over="ignore", invalid="ignore"):  # float16 overflow is the fault's point
         scores = query @ key.swapaxes(-2, -1)  # (..., L, S) Q Kᵀ
         scaled = scores * settings.scale  # (..., L, S)
-        masked = scaled + call.additive.astype(score_dtype)  # (..., L, S)
+        masked = scaled + call.additive.astype(score_dtype, copy=False)  # (..., L, S)
         if call.forbids_any:  # otherwise copyto would write nothing
             np.copyto(masked, -np.inf, where=~call.allowed)
         weights = normalise(masked, axis=settings.softmax_axis)  # (..., L, S)
@@ -238,6 +239,15 @@ def attention_weights_fast(call: PreparedCall) -> np.ndarray:
     empty = _empty_rows(buffer)
     weights = softmax(buffer, axis=settings.softmax_axis, out=buffer)
     return _apply_empty_row_policy(empty, weights, call.empty_rows)
+
+
+def _view_of_shape(allowed: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """A view of `allowed` broadcast to `shape`, so that making it read-only leaves `allowed` as it is.
+
+    np.broadcast_to costs more than the rest of a small call's masking; a mask already of the
+    full shape needs only a view.
+    """
+    return allowed.view() if allowed.shape == shape else np.broadcast_to(allowed, shape)
 
 
 def attention(
@@ -270,7 +280,7 @@ def attention(
         masked=masked,
         weights=weights,
         output=output,
-        allowed=np.broadcast_to(call.allowed, weights.shape),  # (..., L, S), read-only
+        allowed=_view_of_shape(call.allowed, weights.shape),
         causal=call.causal_requested,
     )
 

@@ -33,7 +33,7 @@ def read_attn_mask(
     """
     nothing_added = np.zeros((), dtype=dtype)
     if attn_mask is None:
-        return np.ones((), dtype=bool), nothing_added
+        return np.array(True), nothing_added
     mask = np.asarray(attn_mask)
     try:
         fits = np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)

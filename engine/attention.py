@@ -170,7 +170,7 @@ def prepare_call(
         key=key,
         value=value,
         allowed=allowed,
-        forbids_any=np.count_nonzero(allowed) < allowed.size,  # .all() costs more on small masks
+        forbids_any=bool(np.count_nonzero(allowed) < allowed.size),  # .all() costs more on small masks
         additive=additive,
         settings=settings,
         empty_rows=empty_rows,

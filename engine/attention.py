@@ -161,8 +161,8 @@ def prepare_call(
 
     scores_shape = (*query.shape[:-1], S)  # (..., L, S)
     allowed, additive = read_attn_mask(attn_mask, scores_shape, dtype)
-    if settings.causal:
-        allowed = allowed & causal_mask(L, S)
+    if settings.causal:  # is_causal excludes attn_mask, so nothing is forbidden yet
+        allowed = causal_mask(L, S)
     if settings.block_last_row:
         allowed = allowed & all_but_last_row(L, S)
     return PreparedCall(

@@ -109,19 +109,21 @@ def entropy(
     one allowed key has no spread to measure; its normalized entropy is defined as 0.
     """
     p = _as_float(p)
-    if mask is None:
-        allowed = np.ones(p.shape, dtype=bool)
-    else:
+    counted = p > 0  # the terms summed: 0 · log 0 = 0, and keys the mask forbids
+    allowed = None  # without a mask every key is allowed: built only if normalizing needs it
+    if mask is not None:
         mask = np.asarray(mask, dtype=bool)
         try:
             allowed = np.broadcast_to(mask, p.shape)
         except ValueError:
             raise ValueError(f"mask {mask.shape} does not broadcast to p {p.shape}") from None
-    counted = allowed & (p > 0)
+        counted &= allowed
     log_p = np.log(p, out=np.zeros_like(p), where=counted)
-    h = -np.sum(p * log_p, axis=axis, where=counted)
+    h = -np.add.reduce(p * log_p, axis=axis, where=counted)  # np.sum minus its checks
     if not normalized:
         return h
+    if allowed is None:
+        allowed = np.ones(p.shape, dtype=bool)
     n_allowed = np.count_nonzero(allowed, axis=axis)
     log_n = np.log(np.maximum(n_allowed, 1))
     return np.divide(h, log_n, out=np.zeros_like(h), where=n_allowed > 1)[()]

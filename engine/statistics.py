@@ -228,7 +228,7 @@ def head_stats_from_trace(
     weights = trace.weights.astype(np.float64)  # (..., H, L, S)
     intended = _intended_keys(trace, attn_mask)  # (..., H, L, S)
     pairs = intended & np.isfinite(scores) & np.isfinite(scaled)  # (..., H, L, S) pairs measured
-    live = np.broadcast_to(trace.allowed, weights.shape).any(axis=-1)  # (..., H, L)
+    live = trace.allowed.any(axis=-1)  # (..., H, L)
     zero = live & np.all(weights == 0.0, axis=-1)  # (..., H, L)
     measured = live & ~zero & ~np.isnan(weights).any(axis=-1)  # (..., H, L)
     n_intended = intended.sum(axis=-1)  # (..., H, L)
@@ -314,8 +314,8 @@ def _count(flags: np.ndarray) -> np.ndarray:
 
 def _mean(x: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Mean per head over the entries `where` selects; NaN for a head with none."""
-    x, where = _by_head(x), _by_head(np.broadcast_to(where, x.shape))
-    total = np.sum(x, axis=1, where=where)
+    x, where = _by_head(x), _by_head(_as_shape(where, x.shape))
+    total = x.sum(axis=1, where=where)
     return _ratio(total, where.sum(axis=1))
 
 
@@ -327,14 +327,21 @@ def _std(x: np.ndarray, where: np.ndarray) -> np.ndarray:
 
 def _max(x: np.ndarray, where: np.ndarray) -> np.ndarray:
     """Largest entry per head among those `where` selects; NaN for a head with none."""
-    x, where = _by_head(x), _by_head(np.broadcast_to(where, x.shape))
-    largest = np.max(x, axis=1, where=where, initial=-np.inf)
+    x, where = _by_head(x), _by_head(_as_shape(where, x.shape))
+    largest = x.max(axis=1, where=where, initial=-np.inf)
     return np.where(where.any(axis=1), largest, np.nan)
+
+
+def _as_shape(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`x` broadcast to `shape`; np.broadcast_to costs more than the sums that follow, so only if needed."""
+    return x if x.shape == shape else np.broadcast_to(x, shape)
 
 
 def _ratio(numerator: ArrayLike, denominator: ArrayLike) -> np.ndarray:
     """numerator / denominator as float, NaN where the denominator is 0."""
-    numerator, denominator = np.broadcast_arrays(numerator, denominator)
+    numerator, denominator = np.asarray(numerator), np.asarray(denominator)
+    if numerator.shape != denominator.shape:
+        numerator, denominator = np.broadcast_arrays(numerator, denominator)
     out = np.full(numerator.shape, np.nan)
     return np.divide(numerator, denominator, out=out, where=denominator != 0)
 

@@ -30,11 +30,11 @@ def _sum_or_one(exp_shifted: np.ndarray, axis: int) -> np.ndarray:
     """Σ_j exp_shifted_j along `axis` (kept as a length-1 axis), with 1 in place of 0.
 
     Once the maximum is subtracted only an all −∞ row sums to 0 (a finite maximum adds
-    exp(0) = 1); dividing its zeros by 1 keeps them zero.
+    exp(0) = 1, so any other sum is at least 1, or NaN); dividing its zeros by 1 keeps them
+    zero. So the maximum with 1 replaces exactly the zeros, without a boolean index.
     """
     total = np.add.reduce(exp_shifted, axis=axis, keepdims=True)
-    total[total == 0] = 1.0
-    return total
+    return np.maximum(total, 1.0, out=total)
 
 
 def softmax(z: ArrayLike, axis: int = -1, *, out: np.ndarray | None = None) -> np.ndarray:
@@ -94,7 +94,7 @@ def softmax_vjp(p: ArrayLike, grad: ArrayLike, axis: int = -1) -> np.ndarray:
     forward pass already has it.
     """
     p, grad = _as_float(p), _as_float(grad)
-    return p * (grad - np.sum(grad * p, axis=axis, keepdims=True))
+    return p * (grad - np.add.reduce(grad * p, axis=axis, keepdims=True))  # np.sum minus its checks
 
 
 def entropy(
@@ -109,15 +109,19 @@ def entropy(
     one allowed key has no spread to measure; its normalized entropy is defined as 0.
     """
     p = _as_float(p)
-    counted = p > 0  # the terms summed: 0 · log 0 = 0, and keys the mask forbids
-    allowed = None  # without a mask every key is allowed: built only if normalizing needs it
-    if mask is not None:
+    # The terms summed leave out 0 · log 0 = 0 and the keys the mask forbids. Without a mask every
+    # key is allowed, an array built only if normalizing needs it; counted is then p > 0 in C order,
+    # the layout `np.ones(...) & (p > 0)` had: the order of the sums below follows its layout.
+    allowed = None
+    if mask is None:
+        counted = np.greater(p, 0, order="C")
+    else:
         mask = np.asarray(mask, dtype=bool)
         try:
-            allowed = np.broadcast_to(mask, p.shape)
+            allowed = mask if mask.shape == p.shape else np.broadcast_to(mask, p.shape)
         except ValueError:
             raise ValueError(f"mask {mask.shape} does not broadcast to p {p.shape}") from None
-        counted &= allowed
+        counted = allowed & (p > 0)
     log_p = np.log(p, out=np.zeros_like(p), where=counted)
     h = -np.add.reduce(p * log_p, axis=axis, where=counted)  # np.sum minus its checks
     if not normalized:

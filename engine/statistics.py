@@ -223,9 +223,10 @@ def head_stats_from_trace(
     keys_read = np.repeat(key, groups, axis=-3)  # (..., H, S, E) as attention repeats them
     values_read = np.repeat(value, groups, axis=-3)  # (..., H, S, Ev)
 
-    scores = trace.scores.astype(np.float64)  # (..., H, L, S)
-    scaled = trace.scaled.astype(np.float64)  # (..., H, L, S)
-    weights = trace.weights.astype(np.float64)  # (..., H, L, S)
+    # float64 copies only of float32 traces: these are read, never written
+    scores = trace.scores.astype(np.float64, copy=False)  # (..., H, L, S)
+    scaled = trace.scaled.astype(np.float64, copy=False)  # (..., H, L, S)
+    weights = trace.weights.astype(np.float64, copy=False)  # (..., H, L, S)
     intended = _intended_keys(trace, attn_mask)  # (..., H, L, S)
     pairs = intended & np.isfinite(scores) & np.isfinite(scaled)  # (..., H, L, S) pairs measured
     live = trace.allowed.any(axis=-1)  # (..., H, L)
@@ -365,7 +366,7 @@ def nanmedian(x: np.ndarray) -> np.ndarray:
     can be read off by index.
     """
     ordered = np.sort(x, axis=-1)  # (..., n), NaNs last
-    count = np.sum(~np.isnan(ordered), axis=-1, keepdims=True)  # (..., 1)
+    count = np.add.reduce(~np.isnan(ordered), axis=-1, keepdims=True)  # (..., 1)
     low = np.take_along_axis(ordered, np.maximum(count - 1, 0) // 2, axis=-1)
     high = np.take_along_axis(ordered, count // 2 - (count == 0), axis=-1)
     return np.where(count > 0, (low + high) / 2, np.nan)[..., 0]
@@ -388,5 +389,5 @@ def _head_agreement(scaled: np.ndarray, pairs: np.ndarray) -> np.ndarray:
 
 def _frobenius_by_head(grad: np.ndarray) -> np.ndarray:
     """(..., H, T, D) → (H,): each head's Frobenius norm, averaged over the batch."""
-    norms = np.sqrt(np.sum(grad.astype(np.float64) ** 2, axis=(-2, -1)))  # (..., H)
+    norms = np.sqrt(np.add.reduce(grad.astype(np.float64) ** 2, axis=(-2, -1)))  # (..., H)
     return norms.reshape(-1, norms.shape[-1]).mean(axis=0)

@@ -35,8 +35,8 @@ def read_attn_mask(
     if attn_mask is None:
         return np.array(True), nothing_added
     mask = np.asarray(attn_mask)
-    try:
-        fits = np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)
+    try:  # a mask of the scores' own shape fits without asking np.broadcast_shapes, the slow part
+        fits = mask.shape == scores_shape or np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)
     except ValueError:
         fits = False
     if not fits:

@@ -90,7 +90,9 @@ def _names(query: np.ndarray, key: np.ndarray, value: np.ndarray) -> str:
 def _check_shapes(query: np.ndarray, key: np.ndarray, value: np.ndarray, enable_gqa: bool) -> None:
     """Raise ValueError, naming the shapes, unless (..., L, E), (..., S, E), (..., S, Ev) fit together."""
     if min(query.ndim, key.ndim, value.ndim) < 2:
-        raise ValueError(f"{_names(query, key, value)} need at least two axes each: (..., L, E), (..., S, E), (..., S, Ev)")
+        raise ValueError(
+            f"{_names(query, key, value)} need at least two axes each: (..., L, E), (..., S, E), (..., S, Ev)"
+        )
     if query.shape[-1] != key.shape[-1]:
         raise ValueError(
             f"query {query.shape} and key {key.shape} must share the feature axis E (last): "

@@ -36,7 +36,8 @@ def read_attn_mask(
         return np.array(True), nothing_added
     mask = np.asarray(attn_mask)
     try:  # a mask of the scores' own shape fits without asking np.broadcast_shapes, the slow part
-        fits = mask.shape == scores_shape or np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)
+        fits = mask.shape == tuple(scores_shape)
+        fits = fits or np.broadcast_shapes(mask.shape, scores_shape) == tuple(scores_shape)
     except ValueError:
         fits = False
     if not fits:

@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Final
 
 from quiz import __version__
+from quiz.collector import STARTING
 from quiz.commands import CommandError, command_index
 from quiz.terminal_text import terminal_safe_output
 
@@ -87,7 +88,7 @@ def _parser_for(named: str | None, argv: list[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `quiz` command; returns the process exit code.
+    """The `quiz` command (started by `quiz.entry.main`); returns the process exit code.
 
     Everything it prints goes through `terminal_safe_output`: no text from a pack, a file name
     or an answer can steer the terminal.
@@ -102,6 +103,7 @@ def _run(argv: list[str]) -> int:
     if named == "grade":
         argv = command_module("grade").join_answer_values(argv)
     args = _parser_for(named, argv).parse_args(argv)
+    STARTING.release()  # the entry point's hold: the commands that open the app hold it again
     args.bank = [*args.root_bank, *getattr(args, "bank", [])]
     try:
         if not hasattr(args, "run"):  # plain `quiz` opens the app on its home screen

@@ -337,17 +337,28 @@ def test_loading_through_a_warm_cache_still_stops_when_asked(cached):
         load_bank([packs], stop=stop, cache=BankCache(folder))
 
 
-def test_the_source_hash_changes_with_any_source_file(tmp_path):
+def test_the_source_hash_changes_with_any_write_to_a_source_file(tmp_path):
     package = tmp_path / "quiz"
     write(package / "a.py", "A = 1\n")
-    write(package / "sub" / "b.py", "B = 2\n")
+    b = write(package / "sub" / "b.py", "B = 2\n")
+    written = b.stat().st_mtime_ns
     before = source_hash(package)
-    write(package / "sub" / "b.py", "B = 3\n")
-    assert source_hash(package) != before
-    write(package / "sub" / "b.py", "B = 2\n")
     assert source_hash(package) == before
+    write(b, "B = 3\n")  # the same size, written later (a file system's clock may be coarser than this test)
+    os.utime(b, ns=(written + 1, written + 1))
+    assert source_hash(package) != before
+    os.utime(b, ns=(written, written))
+    write(b, "B = 22\n")
+    assert source_hash(package) != before  # another size at the same time
+    write(b, "B = 2\n")
+    os.utime(b, ns=(written, written))
+    assert source_hash(package) == before
+    write(package / "c.py", "")
+    assert source_hash(package) != before  # a new file
+    (package / "c.py").unlink()
     write(package / "sub" / "__pycache__" / "b.cpython-311.pyc", "x")
-    assert source_hash(package) == before  # bytecode is not source
+    write(package / "notes.txt", "x")
+    assert source_hash(package) == before  # bytecode and other files are not source
 
 
 # -- questions built when first used ----------------------------------------------------------

@@ -77,9 +77,9 @@ class PreparedCall:
         return d_query, d_key, d_value
 
 
-def _compute_dtype(*arrays: np.ndarray) -> type[np.floating]:
+def _compute_dtype(query: np.ndarray, key: np.ndarray, value: np.ndarray) -> type[np.floating]:
     """float32 when every input is float32 (results stay float32), float64 otherwise."""
-    return np.float32 if all(a.dtype == np.float32 for a in arrays) else np.float64
+    return np.float32 if query.dtype == key.dtype == value.dtype == np.float32 else np.float64
 
 
 def _names(query: np.ndarray, key: np.ndarray, value: np.ndarray) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 
 from quiz.code.compare import DEFAULT_TOLERANCE, Output, difference
 from quiz.code.probes import Probe, ProbeSpec
+from quiz.code.shared import one_call
 from quiz.code.spec import Mistake, Policy, T, Task
 
 ATTEMPTS = 40
@@ -39,13 +40,16 @@ def draw_check(task: Task[T], check: str, seed: int, policy: Policy) -> tuple[Pr
 
 def resolve(spec: ProbeSpec[T], task: Task[T], mistakes: Sequence[Mistake[T]], policy: Policy) -> Probe:
     """The probe of `spec`: the engine's output for each call, and each mistake's where it differs."""
-    references = tuple(task.reference(call, policy) for call in spec.calls)
+    references, runs_by_call = [], []
+    for call in spec.calls:
+        with one_call():  # the reference and the mistakes share what they compute alike for this call
+            references.append(task.reference(call, policy))
+            runs_by_call.append([mistake.run(call, policy) for mistake in mistakes])
     outputs: dict[str, tuple[Output, ...]] = {}
-    for mistake in mistakes:
-        runs = [mistake.run(call, policy) for call in spec.calls]
+    for mistake, runs in zip(mistakes, zip(*runs_by_call)):
         if any(run is not None for run in runs):
             outputs[mistake.id] = tuple(ref if run is None else run for run, ref in zip(runs, references))
-    return Probe(calls=spec.calls, criterion=spec.criterion, references=references, mistakes=outputs)
+    return Probe(calls=spec.calls, criterion=spec.criterion, references=tuple(references), mistakes=outputs)
 
 
 def excess(probe: Probe, first: tuple[Output, ...], second: tuple[Output, ...]) -> float:

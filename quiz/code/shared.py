@@ -42,16 +42,18 @@ def shared(compute: Callable[P, R]) -> Callable[P, R]:
         memo = _MEMO.get()
         if memo is None:
             return compute(*args, **kwargs)
-        key = (compute, *map(_identity, args), *((name, _identity(value)) for name, value in sorted(kwargs.items())))
-        if key not in memo:
-            memo[key] = ((args, kwargs), compute(*args, **kwargs))
-        return memo[key][1]  # type: ignore[no-any-return]
+        key = (compute, *[_key(value) for value in args], *[(name, _key(value)) for name, value in kwargs.items()])
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = ((args, kwargs), compute(*args, **kwargs))
+        return found[1]
 
     return run
 
 
-def _identity(value: object) -> Hashable:
-    """Plain values (names, flags, sizes) by value; arrays and everything else by identity."""
+def _key(value: object) -> Hashable:
+    """Plain values (names, flags, sizes, Faults) by value, in a 1-tuple so none equals an identity;
+    arrays and everything else by identity."""
     if value is None or isinstance(value, (str, int, float, Enum)):
-        return value
-    return ("id", id(value))
+        return (value,)
+    return id(value)

@@ -134,14 +134,8 @@ def attend_heads(
     fault: Fault | None,
 ) -> np.ndarray:
     """Each head's attention output: shared by the mistakes that differ only after it (merge, projection)."""
-    q, k, v = (project_heads(x, w, n_heads, split) for w in (w_q, w_k, w_v))  # (..., H, T, D)
+    q, k, v = (split(x @ w, n_heads) for w in (w_q, w_k, w_v))  # (..., H, T, D)
     return engine.attention(q, k, v, is_causal=causal, fault=fault).output
-
-
-@shared
-def project_heads(x: np.ndarray, w: np.ndarray, n_heads: int, split: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
-    """x @ w split into heads: the same for every mistake but a wrong split."""
-    return split(x @ w, n_heads)
 
 
 def mha_fault(which: Fault) -> Mistake[MhaArgs]:

@@ -75,6 +75,25 @@ def difference(actual: Output, expected: Output, tolerance: Tolerance) -> Differ
     )
 
 
+def excess(actual: Output, expected: Output, tolerance: Tolerance) -> float:
+    """`difference(actual, expected, tolerance).excess` alone: drawing compares many outputs and needs no more."""
+    if actual is expected:
+        return 0.0
+    if len(actual) != len(expected):
+        return np.inf
+    return max((_excess(a, e, tolerance) for a, e in zip(actual, expected)), default=0.0)
+
+
+def _excess(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> float:
+    if actual is expected:
+        return 0.0
+    if actual.dtype != bool and expected.dtype != bool and actual.shape == expected.shape:
+        a, e = actual.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
+        if (np.isfinite(a) & np.isfinite(e)).all():  # the common case, as in _difference without the largest gap
+            return float((np.abs(a - e) / (tolerance.atol + tolerance.rtol * np.abs(e))).max(initial=0.0))
+    return _difference(actual, expected, tolerance).excess
+
+
 def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Difference:
     if actual is expected:
         return SAME

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from quiz.code.compare import DEFAULT_TOLERANCE, Output, difference
+from quiz.code import compare
+from quiz.code.compare import DEFAULT_TOLERANCE, Output
 from quiz.code.probes import Probe, ProbeSpec
 from quiz.code.shared import one_call
 from quiz.code.spec import Mistake, Policy, T, Task
@@ -54,7 +55,7 @@ def resolve(spec: ProbeSpec[T], task: Task[T], mistakes: Sequence[Mistake[T]], p
 
 def excess(probe: Probe, first: tuple[Output, ...], second: tuple[Output, ...]) -> float:
     """How far apart two sets of outputs for `probe`'s calls are, in units of its tolerance."""
-    return max(difference(a, b, probe.tolerance).excess for a, b in zip(first, second))
+    return max(compare.excess(a, b, probe.tolerance) for a, b in zip(first, second))
 
 
 def separates(probes: Sequence[Probe], revealed: Sequence[str]) -> bool:

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from quiz.code.compare import SAME, TOLERANCES, Tolerance, difference, excess, mismatch, tolerance_for
+from quiz.code.compare import SAME, TOLERANCES, Tolerance, difference, excess, excess_table, mismatch, tolerance_for
 
 RULE = Tolerance(atol=1e-3, rtol=1e-2)
 
@@ -53,6 +53,20 @@ def test_excess_alone_is_the_excess_of_the_difference():
     for actual, expected in cases:
         with np.errstate(over="ignore"):
             assert excess(actual, expected, RULE) == difference(actual, expected, RULE).excess, (actual, expected)
+
+
+def test_the_table_of_excesses_is_each_pair_s_excess_and_leaves_nan_and_inf_to_it():
+    rng = np.random.default_rng(0)
+    finite = [(rng.standard_normal((3, 2)), rng.standard_normal(4)) for _ in range(4)]
+    with_nan = (np.array([[np.nan, 1.0], [0.0, 1.0], [2.0, 3.0]]), np.zeros(4))
+    outputs = [*finite, with_nan]
+    table = excess_table(outputs, RULE)
+    for i, first in enumerate(finite):
+        for j, second in enumerate(finite):
+            assert table[i, j] == excess(first, second, RULE)
+    assert np.isnan(table[-1]).all() and np.isnan(table[:, -1]).all()
+    assert excess_table([one([1.0, 2.0]), one([1.0])], RULE) is None  # unlike shapes
+    assert excess_table([(np.array([True]),), (np.array([False]),)], RULE) is None
 
 
 def test_an_output_against_itself_is_the_same_at_once():

@@ -84,6 +84,30 @@ def excess(actual: Output, expected: Output, tolerance: Tolerance) -> float:
     return max((_excess(a, e, tolerance) for a, e in zip(actual, expected)), default=0.0)
 
 
+def excess_table(outputs: Sequence[Output], tolerance: Tolerance) -> np.ndarray | None:
+    """table[i, j] = excess(outputs[i], outputs[j], tolerance), for every pair in one array operation.
+
+    Pairs with a NaN or an infinity are left NaN, for the caller to measure with `excess` if it
+    needs them; None when the outputs differ in form or are boolean (then compare them one by one).
+    """
+    n = len(outputs)
+    if len({len(output) for output in outputs}) != 1 or any(
+        len({a.shape for a in arrays}) != 1 or any(a.dtype == bool for a in arrays) for arrays in zip(*outputs)
+    ):
+        return None
+    table = np.zeros((n, n))
+    finite = np.ones(n, dtype=bool)
+    with np.errstate(all="ignore"):  # nonfinite entries give NaN or inf here; those pairs are left to `excess`
+        for arrays in zip(*outputs):
+            stack = np.stack([a.astype(np.float64, copy=False) for a in arrays]).reshape(n, arrays[0].size)  # (n, size)
+            finite &= np.isfinite(stack).all(axis=1)
+            expected = stack[None, :]  # (1, n, size): the second of each pair, which the tolerance is relative to
+            ratio = np.abs(stack[:, None] - expected) / (tolerance.atol + tolerance.rtol * np.abs(expected))  # (n, n, size)
+            np.maximum(table, ratio.max(axis=-1, initial=0.0), out=table)
+    measured = finite[:, None] & finite[None, :] & np.isfinite(table)
+    return np.where(measured, table, np.nan)
+
+
 def _excess(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> float:
     if actual is expected:
         return 0.0

@@ -78,11 +78,13 @@ async def until_shown(pilot):
 Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 """
 
-# Started as the `quiz` command starts it (its entry point is quiz.cli.main): the command loads the
+# Started as the `quiz` command starts it (its entry point is quiz.entry.main): the command loads the
 # bank and checks the selection, then `practice.launch` runs the app, here headless with a pilot.
 QUIZ = f"""
 import sys, time
-from quiz import cli
+from quiz import entry
+from quiz.collector import STARTING
+STARTING.hold()  # what entry.main does first: the harness's own import of practice is held as the command's is
 from quiz.commands import practice
 
 async def until_shown(pilot):  # by class name: the harness imports nothing the app would not
@@ -111,7 +113,7 @@ def launch(args, selection, bank=None, mode="practice"):  # practice.launch's ap
     return 0
 
 practice.launch = launch
-sys.exit(cli.main(["practice", "--id", {KEY!r}]))
+sys.exit(entry.main(["practice", "--id", {KEY!r}]))
 """
 
 SESSION = """

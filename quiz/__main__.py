@@ -1,5 +1,5 @@
 """Allow `python -m quiz`."""
 
-from quiz.cli import main
+from quiz.entry import main
 
 raise SystemExit(main())

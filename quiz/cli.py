@@ -3,52 +3,40 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Final
 
 from quiz import __version__
-from quiz.commands import (
-    CommandError,
-    coverage,
-    export_anki,
-    export_history,
-    grade,
-    history,
-    import_history,
-    mock,
-    new,
-    paths,
-    practice,
-    review,
-    schema,
-    show,
-    stats,
-    validate,
-)
-from quiz.commands import list as list_command
+from quiz.collector import STARTING
+from quiz.commands import CommandError, command_index
 from quiz.terminal_text import terminal_safe_output
 
-COMMANDS = (
-    practice,
-    list_command,
-    show,
-    grade,
-    validate,
-    schema,
-    coverage,
-    history,
-    stats,
-    review,
-    mock,
-    export_history,
-    import_history,
-    new,
-    paths,
-    export_anki,
-)
+COMMANDS: Final = {
+    "practice": "practice",
+    "list": "list",
+    "show": "show",
+    "grade": "grade",
+    "validate": "validate",
+    "schema": "schema",
+    "coverage": "coverage",
+    "history": "history",
+    "stats": "stats",
+    "review": "review",
+    "mock": "mock",
+    "export": "export_history",
+    "import": "import_history",
+    "new": "new",
+    "paths": "paths",
+    "export-anki": "export_anki",
+}
+"""Each subcommand's name and its module in `quiz.commands`, in the order `quiz --help` lists them.
+A command imports its own module alone: `quiz practice` starts without loading the other fifteen."""
 EXIT_INTERNAL = 70
 """Exit code of a failure that is our bug, not the input's (EX_SOFTWARE)."""
 
@@ -69,8 +57,13 @@ def _bank_option(dest: str) -> argparse.ArgumentParser:
     return parser
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for `quiz` and its subcommands."""
+def command_module(name: str) -> ModuleType:
+    """The module of subcommand `name` (a key of COMMANDS), imported on first use."""
+    return importlib.import_module(f"quiz.commands.{COMMANDS[name]}")
+
+
+def build_parser(commands: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
+    """The argument parser for `quiz` and the subcommands `commands` (by default all of them)."""
     common = _bank_option("bank")
     parser = argparse.ArgumentParser(
         prog="quiz",
@@ -79,13 +72,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(subparsers, [common])
+    for name in commands:
+        command_module(name).add_parser(subparsers, [common])
     return parser
 
 
+def _parser_for(named: str | None, argv: list[str]) -> argparse.ArgumentParser:
+    """A parser with the subcommand `named` in `argv`, or with every one where it is not one (a
+    usage error lists them) or `argv` asks for help; plain `quiz`, which opens the app, needs none."""
+    if named in COMMANDS:
+        return build_parser([named])
+    if named is None and not {"-h", "--help"} & set(argv):
+        return build_parser(())
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `quiz` command; returns the process exit code.
+    """The `quiz` command (started by `quiz.entry.main`); returns the process exit code.
 
     Everything it prints goes through `terminal_safe_output`: no text from a pack, a file name
     or an answer can steer the terminal.
@@ -95,12 +98,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    parser = build_parser()
-    args = parser.parse_args(grade.join_answer_values(argv))
+    index = command_index(argv)
+    named = argv[index] if index is not None else None
+    if named == "grade":
+        argv = command_module("grade").join_answer_values(argv)
+    args = _parser_for(named, argv).parse_args(argv)
+    STARTING.release()  # the entry point's hold: the commands that open the app hold it again
     args.bank = [*args.root_bank, *getattr(args, "bank", [])]
     try:
         if not hasattr(args, "run"):  # plain `quiz` opens the app on its home screen
-            return practice.launch(args, None)
+            launch: Callable[[argparse.Namespace, None], int] = command_module("practice").launch
+            return launch(args, None)
         run: Callable[[argparse.Namespace], int] = args.run  # what the subcommand's parser set
         return run(args)
     except CommandError as exc:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -266,7 +268,9 @@ def test_entries_of_the_wrong_shape_are_read_again_from_the_packs(cached):
         kind, name, digest, *payload = json.loads(line)
         if name.endswith("a-good.yaml"):  # a question's difficulty as text, not a number
             found = payload[0]
-            found[0][1][1][4] = "2"
+            question = json.loads(found[0][3])
+            question[1][4] = "2"
+            found[0][3] = json.dumps(question)
             payload = [found]
         elif name.endswith("b-dup.yaml"):
             payload = [[["found", ["NoSuchQuestion", []]]]]
@@ -333,17 +337,28 @@ def test_loading_through_a_warm_cache_still_stops_when_asked(cached):
         load_bank([packs], stop=stop, cache=BankCache(folder))
 
 
-def test_the_source_hash_changes_with_any_source_file(tmp_path):
+def test_the_source_hash_changes_with_any_write_to_a_source_file(tmp_path):
     package = tmp_path / "quiz"
     write(package / "a.py", "A = 1\n")
-    write(package / "sub" / "b.py", "B = 2\n")
+    b = write(package / "sub" / "b.py", "B = 2\n")
+    written = b.stat().st_mtime_ns
     before = source_hash(package)
-    write(package / "sub" / "b.py", "B = 3\n")
-    assert source_hash(package) != before
-    write(package / "sub" / "b.py", "B = 2\n")
     assert source_hash(package) == before
+    write(b, "B = 3\n")  # the same size, written later (a file system's clock may be coarser than this test)
+    os.utime(b, ns=(written + 1, written + 1))
+    assert source_hash(package) != before
+    os.utime(b, ns=(written, written))
+    write(b, "B = 22\n")
+    assert source_hash(package) != before  # another size at the same time
+    write(b, "B = 2\n")
+    os.utime(b, ns=(written, written))
+    assert source_hash(package) == before
+    write(package / "c.py", "")
+    assert source_hash(package) != before  # a new file
+    (package / "c.py").unlink()
     write(package / "sub" / "__pycache__" / "b.cpython-311.pyc", "x")
-    assert source_hash(package) == before  # bytecode is not source
+    write(package / "notes.txt", "x")
+    assert source_hash(package) == before  # bytecode and other files are not source
 
 
 # -- questions built when first used ----------------------------------------------------------
@@ -371,17 +386,27 @@ def two_packs(tmp_path):
     return packs, tmp_path / "cache", cache_file(tmp_path / "cache"), load_bank([packs])
 
 
-def break_entry(path: Path, question_id: str, rename: str | None = None) -> None:
-    """Give a cached question a field no model type reads (so it no longer fits), and another id."""
+def edit_entry(path: Path, question_id: str, edit: Callable[[list[Any]], None]) -> None:
+    """Apply `edit` to the cached event of a question: `["found", id, follow-ups, its JSON text]`."""
     header, *lines = path.read_text(encoding="utf-8").splitlines()
     entries = [json.loads(line) for line in lines]
     for entry in entries:
         for event in entry[3] if entry[0] == "pack" else ():
-            fields = event[1][1]
-            if fields[0] == question_id:
-                fields[4] = {"unfit": True}
-                fields[0] = rename or question_id
+            if event[1] == question_id:
+                edit(event)
     path.write_text("\n".join([header, *(json.dumps(e) for e in entries)]) + "\n", encoding="utf-8")
+
+
+def break_entry(path: Path, question_id: str, rename: str | None = None) -> None:
+    """Give a cached question a field no model type reads (so it no longer fits), and another id."""
+
+    def unfit(event: list[Any]) -> None:
+        question = json.loads(event[3])
+        question[1][4] = {"unfit": True}
+        question[1][0] = event[1] = rename or question_id
+        event[3] = json.dumps(question)
+
+    edit_entry(path, question_id, unfit)
 
 
 def test_an_entry_that_does_not_fit_when_built_is_read_again_and_written_afresh(two_packs):
@@ -394,6 +419,32 @@ def test_an_entry_that_does_not_fit_when_built_is_read_again_and_written_afresh(
     assert repr(bank.questions["two"]) == repr(cold.questions["two"])
     assert "unfit" not in path.read_text(encoding="utf-8")
     assert snapshot(bank) == snapshot(cold)
+
+
+def damage_text(event: list[Any]) -> None:
+    event[3] = event[3][:-4]
+
+
+def forge_text_id(event: list[Any]) -> None:
+    question = json.loads(event[3])
+    question[1][0] = "forged"
+    event[3] = json.dumps(question)
+
+
+def forge_index_follow_ups(event: list[Any]) -> None:
+    event[2] = ["three"]
+
+
+@pytest.mark.parametrize("edit", [damage_text, forge_text_id, forge_index_follow_ups])
+def test_an_entry_whose_text_is_damaged_or_not_the_question_indexed_is_read_again(two_packs, edit):
+    packs, folder, path, cold = two_packs
+    edit_entry(path, "two", edit)
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status == "used" and repr(bank.questions["two"]) == repr(cold.questions["two"])
+    assert snapshot(bank) == snapshot(cold) and not bank.report.errors
+    again, cache = warm_load(folder, [packs])  # the cache was written afresh when it was found wrong
+    assert cache.status == "used" and json.dumps("forged") not in path.read_text(encoding="utf-8")
+    assert snapshot(again) == snapshot(cold)
 
 
 def test_an_entry_naming_a_question_its_pack_lacks_is_left_out_when_reached(two_packs):

@@ -1,9 +1,16 @@
 """The `quiz` command's basic contract."""
 
+import gc
+import re
 import subprocess
 import sys
 
+import pytest
+
 import quiz
+from quiz import entry
+from quiz.cli import COMMANDS
+from quiz.collector import STARTING
 
 
 def run_quiz(*args: str) -> subprocess.CompletedProcess[str]:
@@ -20,3 +27,64 @@ def test_help_describes_the_command():
     result = run_quiz("--help")
     assert result.returncode == 0
     assert "usage: quiz" in result.stdout
+
+
+def test_help_lists_every_command_in_order():
+    listed = re.findall(r"^    (\S+)", run_quiz("--help").stdout, flags=re.MULTILINE)
+    assert listed == list(COMMANDS)
+
+
+def test_an_unknown_command_is_refused_with_the_list_of_commands():
+    result = run_quiz("--bank", "x.yaml", "pratice")
+    assert result.returncode == 2
+    assert "invalid choice: 'pratice' (choose from " + ", ".join(repr(name) for name in COMMANDS) + ")" in result.stderr
+
+
+COMMANDS_IMPORTED = """
+import sys
+from quiz import cli
+try:
+    cli.main(sys.argv[1:])
+except SystemExit:
+    pass
+print(sorted(m.rsplit(".", 1)[1] for m in sys.modules if m.startswith("quiz.commands.")))
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "modules"),
+    [
+        (["paths"], ["paths"]),
+        (["--bank", "list", "schema"], ["schema"]),  # --bank's value is not the command
+        (["grade", "--help"], ["grade", "history_access"]),  # what grade's own module imports
+        (["show", "--bogus"], ["show"]),
+    ],
+)
+def test_a_command_imports_its_own_module_alone(args, modules):
+    """`quiz practice` opens the app without loading the code of fifteen other commands."""
+    result = subprocess.run([sys.executable, "-c", COMMANDS_IMPORTED, *args], capture_output=True, text=True)
+    assert result.stdout.splitlines()[-1] == repr(modules)
+
+
+@pytest.fixture
+def unfrozen():
+    """The entry point freezes what exists when it runs: in a test process, let it go again."""
+    yield
+    gc.unfreeze()
+
+
+def test_the_entry_point_holds_the_collector_only_until_a_command_that_opens_no_app_runs(capsys, monkeypatch, unfrozen):
+    from quiz.commands import paths
+
+    seen = []
+    monkeypatch.setattr(paths, "run", lambda args: seen.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    assert entry.main(["paths"]) == 0
+    assert seen == [True]  # the command ran with the collector running
+    assert gc.isenabled() and not STARTING.holding
+    assert gc.get_freeze_count() > 0  # and what was imported is out of its way
+
+
+def test_python_dash_m_quiz_runs_the_command():
+    result = run_quiz("paths")
+    assert result.returncode == 0 and "data" in result.stdout.lower()

@@ -3,7 +3,7 @@
 Each file's outcome (its questions and problems, see `outcome.py`) is kept by the file's path
 and a SHA-256 of its content, so any change to a pack reloads that pack. One JSON Lines file
 per set of sources, in the cache directory, starts with the quiz's version: the package version
-and a hash of its source files, so a cache written by other code is never trusted. The file is
+and a hash of its source files' sizes and times, so a cache written by other code is never trusted. The file is
 data only (JSON read against the model's types, see `codec.py`), written atomically and readable
 by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
 readable by others, or that does not fit the model, is ignored and written afresh. A question is
@@ -33,7 +33,7 @@ from typing import Any, Final
 from quiz import __version__, locations
 from quiz.atomic import write_text_atomically
 from quiz.bank.bank import SkippedQuestion
-from quiz.bank.codec import CacheMismatch, decode, decode_fields, encode
+from quiz.bank.codec import CacheMismatch, decode, encode
 from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
 from quiz.bank.questions import Deferred
 from quiz.collector import collector_held
@@ -45,8 +45,10 @@ from quiz.types.registry import Question
 
 log = logging.getLogger(__name__)
 
-FORMAT: Final = 1
+FORMAT: Final = 2
 """The layout of the cache file; a change to it is a change to the quiz's sources too."""
+FOLLOW_UPS: Final = tuple[str, ...]
+"""The model's type of a question's follow-ups, kept beside its id so that it is known unbuilt."""
 MAX_CACHE_BYTES: Final = 64 * 1024 * 1024
 """A larger cache file is ignored unread (the bundled bank's is about 1 MB)."""
 KEPT_FILES: Final = 8
@@ -75,20 +77,22 @@ def yaml_version() -> str:
 
 
 def source_hash(package: Path) -> str:
-    """A hash of every Python file under `package`, with its path: any change to the code changes it.
-
-    Plain `os` calls on strings: every start hashes some 230 files, and pathlib's objects cost
-    about as much again as reading them."""
+    """A hash of every Python file under `package`: its path, size and modification time (in
+    nanoseconds), as Python checks its own bytecode against the source. Any write to the code
+    changes it, without reading some 240 files on every start (a third of a warm bank load)."""
     digest = hashlib.sha256()
-    root = str(package)
-    for folder, subfolders, names in os.walk(root):
-        subfolders[:] = sorted(s for s in subfolders if s != "__pycache__")
-        relative = os.path.relpath(folder, root)
-        prefix = "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
-        for name in sorted(names):
-            if name.endswith(".py"):
-                with open(os.path.join(folder, name), "rb") as file:
-                    digest.update(f"{prefix}{name}".encode() + b"\0" + file.read() + b"\0")
+
+    def visit(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as entries:  # plain os calls: pathlib's objects cost as much as the rest
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        visit(entry.path, f"{prefix}{entry.name}/")
+                elif entry.name.endswith(".py"):
+                    stat = entry.stat()
+                    digest.update(f"{prefix}{entry.name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+
+    visit(str(package), "")
     return digest.hexdigest()[:20]
 
 
@@ -139,9 +143,11 @@ class BankCache:
         if found is None:
             return None
 
-        def deferred(data: Any) -> Deferred:
-            question_id, follow_ups = decode_fields(data, Question, ("id", "follow_ups"))
-            return Deferred(question_id, follow_ups, lambda: self._build(data, path, key, reload, question_id))
+        def deferred(question_id: Any, follow_ups: Any, text: Any) -> Deferred:
+            index = (decode(question_id, str), decode(follow_ups, FOLLOW_UPS))
+            if type(text) is not str:
+                raise CacheMismatch("expected a question's JSON text")
+            return Deferred(*index, lambda: self._build(text, index, path, key, reload))
 
         try:
             with collector_held():
@@ -199,15 +205,20 @@ class BankCache:
         self._kept[key] = stored[0]
         return stored[1]
 
-    def _build(self, data: Any, home: Path, key: tuple[str, str, str], reload: Callable[[], list[Event]], question_id: str) -> QuestionBase:
+    def _build(
+        self, text: str, index: tuple[str, tuple[str, ...]], home: Path, key: tuple[str, str, str], reload: Callable[[], list[Event]]
+    ) -> QuestionBase:
         """The question a deferred entry holds; from its pack read afresh when it does not fit
-        the model (and the cache is written again with the pack as read)."""
+        the model or its index (and the cache is written again with the pack as read)."""
         try:
             with collector_held():
-                question: QuestionBase = decode(data, Question, home)
-                return question
-        except (CacheMismatch, IndexError, TypeError):
-            self._unfit(key)
+                question: QuestionBase | None = decode(json.loads(text), Question, home)
+        except (CacheMismatch, IndexError, TypeError, ValueError, RecursionError):  # ValueError: damaged JSON
+            question = None
+        if question is not None and (question.id, question.follow_ups) == index:
+            return question
+        self._unfit(key)
+        question_id = index[0]
         fresh = reload()
         self.save()
         for event in fresh:
@@ -282,7 +293,9 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
         elif isinstance(event, Unlisted):
             encoded.append(["unlisted", str(event.path), event.severity.value, event.count])
         elif isinstance(event, Found):
-            encoded.append(["found", encode(event.question, Question, home)])
+            # The question as JSON text, parsed only when it is built: a warm start reads one.
+            question = event.question
+            encoded.append(["found", question.id, encode(question.follow_ups, FOLLOW_UPS), _line(encode(question, Question, home))])
         elif isinstance(event, Rejected):
             encoded.append(["rejected", encode(event.question, Question, home), encode(event.skipped, SkippedQuestion, home)])
         else:
@@ -290,7 +303,7 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
     return encoded
 
 
-def _decode_events(data: Any, home: Path, deferred: Callable[[Any], Deferred] | None = None) -> list[Event]:
+def _decode_events(data: Any, home: Path, deferred: Callable[[Any, Any, Any], Deferred] | None = None) -> list[Event]:
     """A file's events from JSON data, its questions as `deferred` gives them (a claims file has none)."""
     if type(data) is not list:
         raise CacheMismatch("expected a list of events")
@@ -303,8 +316,8 @@ def _decode_events(data: Any, home: Path, deferred: Callable[[Any], Deferred] | 
             events.append(Problem(decode(parts[0], Diagnostic, home)))
         elif kind == "unlisted" and len(parts) == 3 and type(parts[2]) is int and parts[2] > 0:
             events.append(Unlisted(decode(parts[0], Path), decode(parts[1], Severity), parts[2]))
-        elif kind == "found" and len(parts) == 1 and deferred is not None:
-            events.append(Found(deferred(parts[0])))
+        elif kind == "found" and len(parts) == 3 and deferred is not None:
+            events.append(Found(deferred(*parts)))
         elif kind == "rejected" and len(parts) == 2:
             events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
         elif kind == "skipped" and len(parts) == 1:

@@ -14,7 +14,7 @@ import enum
 import inspect
 import types
 import typing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache, lru_cache
@@ -46,22 +46,6 @@ def decode(data: object, tp: object, home: Path | None = None) -> Any:
     """The model value of type `tp` that `data` encodes; CacheMismatch when it does not fit."""
     with _at_home(home):
         return codec_for(tp)[1](data)
-
-
-def decode_fields(data: object, tp: object, names: Sequence[str]) -> list[Any]:
-    """The fields `names` of the value `data` encodes, a dataclass of `tp` (a union of dataclasses),
-    decoded alone and checked as `decode` checks them: enough to index a question without
-    building it. CacheMismatch when they do not fit."""
-    union = get_args(tp)[0] if get_origin(tp) is typing.Annotated else tp
-    members = {m.__name__: m for m in get_args(union) if isinstance(m, type) and dataclasses.is_dataclass(m)}
-    if type(data) is not list or len(data) != 2 or type(data[0]) is not str or data[0] not in members:
-        raise CacheMismatch("expected [type name, fields] of a known type")
-    fields, codecs = _layout(members[data[0]])
-    values = data[1]
-    if type(values) is not list or len(values) != len(fields):
-        raise CacheMismatch(f"expected the {len(fields)} fields of {data[0]}")
-    positions = [fields.index(name) for name in names]
-    return [codecs[at][1](values[at]) for at in positions]
 
 
 @contextmanager
@@ -287,7 +271,6 @@ def _own_field_types(cls: type) -> dict[str, Any]:
     return inspect.get_annotations(cls, eval_str=True)
 
 
-@cache
 def _layout(cls: Any) -> tuple[list[str], list[Codec]]:
     # Every field, in declaration order: internal fields (locations, marks, the content
     # version) are part of what loading gives and come back as they were.

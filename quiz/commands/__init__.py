@@ -1,6 +1,7 @@
 """The `quiz` subcommands, one module each; each exposes `add_parser` and `run`."""
 
 import argparse
+from collections.abc import Sequence
 
 from quiz.i18n import LANGUAGES
 from quiz.variants.keys import MAX_SEED_DIGITS
@@ -28,3 +29,16 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.code = code
+
+
+def command_index(argv: Sequence[str]) -> int | None:
+    """Where the subcommand stands in `argv`: the first word that is neither an option nor --bank's path."""
+    index = 0
+    while index < len(argv):
+        token = argv[index]
+        if token == "--":
+            return index + 1 if index + 1 < len(argv) else None
+        if not token.startswith("-"):
+            return index
+        index += 2 if token == "--bank" else 1
+    return None

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quiz.commands import add_variant_arguments
+from quiz.commands import add_variant_arguments, command_index
 from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
 from quiz.history.records import MODES
 
@@ -54,7 +54,7 @@ def join_answer_values(argv: list[str]) -> list[str]:
     argparse takes a value starting with `-` for an option unless it looks like a plain
     negative number, so `--answer -1.2e-02` or `--answer -sqrt(2)` would be refused.
     """
-    command = _command_index(argv)
+    command = command_index(argv)
     if command is None or argv[command] != "grade":
         return argv
     joined = argv[: command + 1]
@@ -67,19 +67,6 @@ def join_answer_values(argv: list[str]) -> list[str]:
         value = next(tokens, None) if token == "--answer" else None
         joined.append(token if value is None else f"--answer={value}")
     return joined
-
-
-def _command_index(argv: list[str]) -> int | None:
-    """Where the subcommand stands: the first word that is neither an option nor --bank's path."""
-    index = 0
-    while index < len(argv):
-        token = argv[index]
-        if token == "--":
-            return index + 1 if index + 1 < len(argv) else None
-        if not token.startswith("-"):
-            return index
-        index += 2 if token == "--bank" else 1
-    return None
 
 
 def read_answer(variant: Variant, text: str) -> Any:

@@ -1,8 +1,9 @@
 """Work the reference and the mistakes of one probe call have in common, done once for that call.
 
-Several mistakes start from the same engine run: attention with the call's own mask under the
-stated policy feeds the unstable softmax, the −1e9 fill and the other empty-row policy; attention
-without the mask feeds both the ignored mask and the mask applied after the softmax. While
+Several mistakes start from the same engine run. In implement-sdpa, attention with the call's
+own mask under the stated policy gives the reference and feeds the unstable softmax, the −1e9
+fill and the other empty-row policy; attention without the mask feeds both the ignored mask and
+the mask applied after the softmax. While
 `resolve` works out one call (inside `one_call()`), a function marked `shared` runs once for each
 distinct set of arguments: arrays and other objects are told apart by identity, never by value,
 and nothing outlives the call. Outside that scope (fault matching, tests) every use computes.

@@ -11,7 +11,7 @@ mock interview may hold it. Below 60×16 a note asks for a larger terminal.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -30,12 +30,14 @@ from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import answer_widget
 from quiz.ui.screens.base import QuizScreen
-from quiz.ui.widgets.feedback import FeedbackBasis, FeedbackView
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.scroll_body import ScrollBody
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
+
+if TYPE_CHECKING:  # imported once the question is drawn (see `_prepare_feedback`)
+    from quiz.ui.widgets.feedback import FeedbackBasis, FeedbackView
 
 
 def time_budget(seconds: float) -> str:
@@ -134,6 +136,10 @@ class AnsweringScreen(QuizScreen):
             self.call_after_refresh(self._prepare_feedback, variant)
 
     async def _prepare_feedback(self, variant: Variant) -> None:
+        # The feedback's code is imported here, after the first frame: a question opens without it
+        # (about 9 ms of a start), and this runs while the learner reads.
+        from quiz.ui.widgets.feedback import FeedbackBasis, FeedbackView
+
         if self.variant is not variant or self.answered:
             return
         self.feedback_basis = basis = FeedbackBasis.of(variant, self.lang)
@@ -240,6 +246,8 @@ class AnsweringScreen(QuizScreen):
     async def show_graded(self, variant: Variant, result: Result, response: object) -> FeedbackView:
         """Show the feedback for `result` as `show_feedback` does, completing the one prepared for
         `variant` while it was read, or built now if there is none."""
+        from quiz.ui.widgets.feedback import FeedbackView  # see _prepare_feedback
+
         prepared = [view for view in self.query_one("#feedback-area").query_children(FeedbackView) if view.waiting]
         if not (prepared and prepared[0].basis.serves(variant, self.lang)):
             feedback = FeedbackView(variant, result, response, self.lang, self.feedback_basis)

@@ -29,7 +29,6 @@ from quiz.types.models import ExplainQuestion
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
-from quiz.ui.widgets.feedback import FeedbackView
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
@@ -225,6 +224,8 @@ class QuestionScreen(AnsweringScreen):
             self.post_message(MarkEasy(attempt))
 
     async def action_more_worked(self) -> None:
+        from quiz.ui.widgets.feedback import FeedbackView  # imported after the first frame: see AnsweringScreen
+
         feedback = self.query(FeedbackView)
         if feedback:
             await feedback.first().show_more()

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from quiz.code.compare import TOLERANCES, Tolerance, difference, mismatch, tolerance_for
+from quiz.code.compare import SAME, TOLERANCES, Tolerance, difference, excess, excess_table, mismatch, tolerance_for
 
 RULE = Tolerance(atol=1e-3, rtol=1e-2)
 
@@ -32,6 +32,47 @@ def test_booleans_must_be_equal_and_shapes_must_agree():
     assert not difference((np.array([True, True]),), (np.array([True, False]),), RULE).within
     assert not difference(one([[1.0, 2.0]]), one([1.0, 2.0]), RULE).within
     assert not difference(one([1.0]), (*one([1.0]), *one([1.0])), RULE).within
+
+
+def test_excess_alone_is_the_excess_of_the_difference():
+    """Drawing measures only the excess: it must be difference's, whatever the arrays hold."""
+    cases = [
+        (one([1.0, 2.0]), one([1.0, 2.5])),
+        (one([np.nan, 1.0]), one([np.nan, 1.2])),
+        (one([np.nan]), one([1.0])),
+        (one([np.inf, 1.0]), one([np.inf, 1.0])),
+        (one([np.inf]), one([-np.inf])),
+        (one([1e308]), one([-1e308])),
+        ((np.array([True, False]),), (np.array([True, True]),)),
+        ((np.array([1.0, 0.0]),), (np.array([True, False]),)),
+        (one([[1.0, 2.0]]), one([1.0, 2.0])),
+        (one([1.0]), one([1.0]) * 2),
+        ((), ()),
+        ((np.array([1.0, 2.0], dtype=np.float16),), (np.array([1.01, 2.0], dtype=np.float32),)),
+    ]
+    for actual, expected in cases:
+        with np.errstate(over="ignore"):
+            assert excess(actual, expected, RULE) == difference(actual, expected, RULE).excess, (actual, expected)
+
+
+def test_the_table_of_excesses_is_each_pair_s_excess_and_leaves_nan_and_inf_to_it():
+    rng = np.random.default_rng(0)
+    finite = [(rng.standard_normal((3, 2)), rng.standard_normal(4)) for _ in range(4)]
+    with_nan = (np.array([[np.nan, 1.0], [0.0, 1.0], [2.0, 3.0]]), np.zeros(4))
+    outputs = [*finite, with_nan]
+    table = excess_table(outputs, RULE)
+    for i, first in enumerate(finite):
+        for j, second in enumerate(finite):
+            assert table[i, j] == excess(first, second, RULE)
+    assert np.isnan(table[-1]).all() and np.isnan(table[:, -1]).all()
+    assert excess_table([one([1.0, 2.0]), one([1.0])], RULE) is None  # unlike shapes
+    assert excess_table([(np.array([True]),), (np.array([False]),)], RULE) is None
+
+
+def test_an_output_against_itself_is_the_same_at_once():
+    output = one([np.nan, np.inf, 1.0])
+    assert difference(output, output, RULE) == SAME == difference(output, tuple(a.copy() for a in output), RULE)
+    assert excess(output, output, RULE) == 0.0
 
 
 def test_a_mismatch_names_what_came_and_what_was_due():

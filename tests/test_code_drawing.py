@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from quiz.code import TASKS
-from quiz.code.drawing import draw_check, separates
+from quiz.code.drawing import Gaps, draw_check, excess, separates
 from quiz.code.inputs import FLOAT16_EXP_LIMIT, lively
 from quiz.code.probes import NoLeak
 from quiz.code.run import plan
@@ -63,6 +63,18 @@ def test_every_revealed_mistake_shows_on_its_check_for_fifty_seeds(task_id):
         for check in task.checks:
             revealed = [m for m in mistakes if m in task.reveals.get(check, ())]
             assert separates(draw_check(task, check, seed, policy), revealed), (seed, check)
+
+
+@pytest.mark.parametrize("task_id", sorted(TASKS))
+def test_gaps_measured_together_are_each_pair_s_excess(task_id):
+    """Separation measures pairs of outputs in one operation where it can: the same figures as one by one."""
+    for seed in range(5):
+        for probe in plan(task_id, seed=seed).ordered():
+            gaps, names = Gaps(probe), [None, *probe.mistakes]
+            for first in names:
+                for second in names:
+                    expected = excess(probe, gaps.outputs(first), gaps.outputs(second))
+                    assert gaps.between(first, second) == expected, (seed, first, second)
 
 
 def attention_calls(seed: int, check: str):

@@ -61,6 +61,8 @@ SAME = Difference(max_error=0.0, excess=0.0, nonfinite=False)
 
 def difference(actual: Output, expected: Output, tolerance: Tolerance) -> Difference:
     """The largest deviation of `actual` from `expected`, array by array; any difference of form is infinite."""
+    if actual is expected:  # an output against itself (the engine's, graded as an answer): nothing to measure
+        return SAME
     if len(actual) != len(expected):
         return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
     parts = [_difference(a, e, tolerance) for a, e in zip(actual, expected)]
@@ -73,7 +75,52 @@ def difference(actual: Output, expected: Output, tolerance: Tolerance) -> Differ
     )
 
 
+def excess(actual: Output, expected: Output, tolerance: Tolerance) -> float:
+    """`difference(actual, expected, tolerance).excess` alone: drawing compares many outputs and needs no more."""
+    if actual is expected:
+        return 0.0
+    if len(actual) != len(expected):
+        return np.inf
+    return max((_excess(a, e, tolerance) for a, e in zip(actual, expected)), default=0.0)
+
+
+def excess_table(outputs: Sequence[Output], tolerance: Tolerance) -> np.ndarray | None:
+    """table[i, j] = excess(outputs[i], outputs[j], tolerance), for every pair in one array operation.
+
+    Pairs with a NaN or an infinity are left NaN, for the caller to measure with `excess` if it
+    needs them; None when the outputs differ in form or are boolean (then compare them one by one).
+    """
+    n = len(outputs)
+    if len({len(output) for output in outputs}) != 1 or any(
+        len({a.shape for a in arrays}) != 1 or any(a.dtype == bool for a in arrays) for arrays in zip(*outputs)
+    ):
+        return None
+    table = np.zeros((n, n))
+    finite = np.ones(n, dtype=bool)
+    with np.errstate(all="ignore"):  # nonfinite entries give NaN or inf here; those pairs are left to `excess`
+        for arrays in zip(*outputs):
+            stack = np.stack([a.astype(np.float64, copy=False) for a in arrays]).reshape(n, arrays[0].size)  # (n, size)
+            finite &= np.isfinite(stack).all(axis=1)
+            expected = stack[None, :]  # (1, n, size): the second of each pair, which the tolerance is relative to
+            ratio = np.abs(stack[:, None] - expected) / (tolerance.atol + tolerance.rtol * np.abs(expected))  # (n, n, size)
+            np.maximum(table, ratio.max(axis=-1, initial=0.0), out=table)
+    measured = finite[:, None] & finite[None, :] & np.isfinite(table)
+    return np.where(measured, table, np.nan)
+
+
+def _excess(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> float:
+    if actual is expected:
+        return 0.0
+    if actual.dtype != bool and expected.dtype != bool and actual.shape == expected.shape:
+        a, e = actual.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
+        if (np.isfinite(a) & np.isfinite(e)).all():  # the common case, as in _difference without the largest gap
+            return float((np.abs(a - e) / (tolerance.atol + tolerance.rtol * np.abs(e))).max(initial=0.0))
+    return _difference(actual, expected, tolerance).excess
+
+
 def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) -> Difference:
+    if actual is expected:
+        return SAME
     if actual.shape != expected.shape:
         return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
     if expected.dtype == bool or actual.dtype == bool:

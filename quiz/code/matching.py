@@ -22,6 +22,8 @@ LOW_PRECISION_SLACK = 3.0
 def matched_mistake(task: AnyTask, probes: Sequence[Probe], results: Sequence[Sequence[CallResult]], policy: Policy) -> str | None:
     """The id of the first of the task's mistakes the results match, or None."""
     right = _right_calls(probes, results)
+    if not any(is_right is False for probe_right in right for is_right in probe_right):
+        return None  # a mistake is matched only on evidence: some call the engine would answer otherwise
     for mistake in task.mistakes:
         if mistake.applies(policy) and _fits(mistake.id, probes, results, right):
             return mistake.id

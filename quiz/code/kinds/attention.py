@@ -15,6 +15,7 @@ from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively_qk, normal, with_offset
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
+from quiz.code.shared import shared
 from quiz.code.spec import Function, Mistake, Policy, Task
 
 FUNCTION = Function("attention", ("q", "k", "v", "mask=None"))
@@ -50,13 +51,27 @@ def attend(
 ) -> engine.AttentionTrace:
     """The engine's trace for the call's q, k, v and mask, under `empty_rows` (default: the policy's) and `fault`."""
     q, k, v, mask = unpack(call)
-    rows = policy.get("empty_rows", "zero") if empty_rows is None else empty_rows
-    return engine.attention(q, k, v, attn_mask=mask, empty_rows=rows, fault=fault)
+    stated = policy.get("empty_rows", "zero")
+    if empty_rows is not None and empty_rows != stated:
+        trace = _trace(q, k, v, mask, stated, fault)
+        if not np.isneginf(trace.masked).all(axis=-1).any():
+            return trace  # the policy acts only on rows with no allowed key: without one, every policy is the same run
+    return _trace(q, k, v, mask, stated if empty_rows is None else empty_rows, fault)
+
+
+@shared
+def _trace(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None, empty_rows: str, fault: Fault | None) -> engine.AttentionTrace:
+    """engine.attention on these arrays: once per probe call for the mistakes that run it alike."""
+    return engine.attention(q, k, v, attn_mask=mask, empty_rows=empty_rows, fault=fault)
 
 
 def reference(call: Call[AttentionArgs], policy: Policy) -> Output:
-    q, k, v, mask = unpack(call)
-    return (engine.scaled_dot_product_attention(q, k, v, mask, empty_rows=policy["empty_rows"]),)
+    """The engine's output under the stated policy, from the trace that several mistakes start from.
+
+    engine.attention's output equals scaled_dot_product_attention's (the engine's tests compare
+    their weights element by element); mistakes that behave alike on a call give this very array.
+    """
+    return (attend(call, policy).output,)
 
 
 def fault(which: Fault) -> Mistake[AttentionArgs]:

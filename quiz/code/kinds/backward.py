@@ -12,20 +12,23 @@ from quiz.code.compare import Output
 from quiz.code.inputs import lively_qk, normal
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
+from quiz.code.shared import shared
 from quiz.code.spec import Function, Mistake, Policy, Task
 
 BackwardArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """attention_backward's arguments: q, k, v and grad_out."""
 
 
+@shared
 def backward_reference(call: Call[BackwardArgs], policy: Policy) -> Output:
+    """The engine's gradients: once per probe call, for the reference and the mistake that rescales them."""
     return engine.attention_backward(*call.args)
 
 
 def without_scale_in_backward(call: Call[BackwardArgs], policy: Policy) -> Output:
     """The forward pass scaled, but dQ and dK missing the scale on their way back."""
     q = call.args[0]
-    d_query, d_key, d_value = engine.attention_backward(*call.args)
+    d_query, d_key, d_value = backward_reference(call, policy)
     return d_query * np.sqrt(q.shape[-1]), d_key * np.sqrt(q.shape[-1]), d_value
 
 
@@ -36,11 +39,17 @@ def with_softmax_backward(
 
     def run(call: Call[BackwardArgs], policy: Policy) -> Output:
         q, k, v, grad = call.args
-        weights = engine.attention(q, k, v).weights  # (..., L, S)
+        weights = forward_weights(q, k, v)  # (..., L, S)
         d_scores = vjp(weights, grad @ v.swapaxes(-2, -1)) / np.sqrt(q.shape[-1])  # (..., L, S)
         return d_scores @ k, d_scores.swapaxes(-2, -1) @ q, weights.swapaxes(-2, -1) @ grad
 
     return run
+
+
+@shared
+def forward_weights(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The forward pass's weights: once per probe call for the mistakes in the softmax's backward step."""
+    return engine.attention(q, k, v).weights
 
 
 def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec[BackwardArgs]]:

@@ -15,6 +15,7 @@ from quiz.code.inputs import lively, lively_qk, normal
 from quiz.code.kinds.attention import QKV  # gqa_attention's arguments too
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
+from quiz.code.shared import shared
 from quiz.code.spec import Function, Mistake, Policy, Task
 
 HeadsArgs = tuple[np.ndarray, int] | tuple[np.ndarray]
@@ -116,10 +117,25 @@ def mha(
 ) -> Output:
     """Multi-head self-attention from the engine's parts, with one part done wrong."""
     x, w_q, w_k, w_v, w_o, n_heads, is_causal = mha_args(call)
-    q, k, v = (split(x @ w, n_heads) for w in (w_q, w_k, w_v))  # (..., H, T, D)
-    heads = engine.attention(q, k, v, is_causal=is_causal if causal is None else causal, fault=fault).output
+    heads = attend_heads(x, w_q, w_k, w_v, n_heads, split, is_causal if causal is None else causal, fault)  # (..., H, T, Dv)
     merged = merge(heads)  # (..., T, H·Dv)
     return (merged @ w_o if project else merged,)
+
+
+@shared
+def attend_heads(
+    x: np.ndarray,
+    w_q: np.ndarray,
+    w_k: np.ndarray,
+    w_v: np.ndarray,
+    n_heads: int,
+    split: Callable[[np.ndarray, int], np.ndarray],
+    causal: bool,
+    fault: Fault | None,
+) -> np.ndarray:
+    """Each head's attention output: shared by the mistakes that differ only after it (merge, projection)."""
+    q, k, v = (split(x @ w, n_heads) for w in (w_q, w_k, w_v))  # (..., H, T, D)
+    return engine.attention(q, k, v, is_causal=causal, fault=fault).output
 
 
 def mha_fault(which: Fault) -> Mistake[MhaArgs]:

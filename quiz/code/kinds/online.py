@@ -11,6 +11,7 @@ from quiz.code.inputs import lively_qk, normal
 from quiz.code.kinds.attention import input_precision, large_score_inputs
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
+from quiz.code.shared import shared
 from quiz.code.spec import Function, Mistake, Policy, Task
 
 OnlineArgs = tuple[np.ndarray, np.ndarray, np.ndarray, int]
@@ -35,16 +36,14 @@ def flawed_online(
     """
     q, k, v, block = call.args
     dtype = input_precision(q, k) if not shift else np.float64
-    scale = 1.0 / np.sqrt(q.shape[-1])
     S = k.shape[-2]
     stop = S - S % block if drop_last and S % block else S
     running_max = np.full((*q.shape[:-1], 1), -np.inf)
     running_sum = np.zeros((*q.shape[:-1], 1))
     out = np.zeros((*q.shape[:-1], v.shape[-1]))
     with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, stop, block):
-            keys, values = k[..., start : start + block, :], v[..., start : start + block, :]
-            scores = (q.astype(np.float64) @ keys.astype(np.float64).swapaxes(-2, -1)) * scale
+        for start, scores in zip(range(0, stop, block), block_scores(q, k, block)):
+            values = v[..., start : start + block, :]
             new_max = np.maximum(running_max, scores.max(axis=-1, keepdims=True)) if shift else np.zeros_like(running_max)
             factor = np.exp(running_max - new_max) if shift else np.ones_like(running_max)
             exp_scores = np.exp((scores - new_max).astype(dtype)).astype(np.float64)
@@ -52,6 +51,16 @@ def flawed_online(
             out = out * (factor if rescale_output else 1.0) + exp_scores @ values
             running_max = new_max
         return (out / running_sum,)
+
+
+@shared
+def block_scores(q: np.ndarray, k: np.ndarray, block: int) -> list[np.ndarray]:
+    """Each key block's scaled scores in float64, (..., L, block): alike in every flawed loop of a call."""
+    scale = 1.0 / np.sqrt(q.shape[-1])
+    return [
+        (q.astype(np.float64) @ k[..., start : start + block, :].astype(np.float64).swapaxes(-2, -1)) * scale
+        for start in range(0, k.shape[-2], block)
+    ]
 
 
 def draw_online(check: str, rng: np.random.Generator) -> list[ProbeSpec[OnlineArgs]]:

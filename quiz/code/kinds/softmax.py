@@ -12,6 +12,7 @@ from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively, lively_qk, normal
 from quiz.code.probes import ProbeSpec, RowsSumToOne
 from quiz.code.sandbox import Call
+from quiz.code.shared import shared
 from quiz.code.spec import Function, Mistake, Policy, Task
 
 EMPTY_ROWS = ("zero", "nan")
@@ -198,6 +199,7 @@ def entropy(weights: np.ndarray, valid: np.ndarray, normalized: bool = False) ->
     return np.asarray(engine.entropy(weights, mask=valid, normalized=normalized))
 
 
+@shared  # once per probe call: two mistakes start from it
 def entropy_reference(call: Call[EntropyArgs], policy: Policy) -> Output:
     return (entropy(*entropy_args(call), normalized=True),)
 

@@ -3,7 +3,8 @@
 Each question type's own model lives in `quiz/types/models.py`, built from these. The
 loader converts YAML into them (see `convert.py`) and the JSON Schema for editors is generated
 from them (see `schema.py`), so the model is the single description of the format.
-`docs/authoring.md` explains it for authors, with an example of every type.
+`docs/authoring.md` explains it for authors, with an example of every type. The models take
+their equality, hash and repr from `Fieldwise` (see `fieldwise.py`: a start compiles fewer methods).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from quiz.format.convert import report_refused
 from quiz.format.diagnostics import Location, Report
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import FLOAT_PATTERN, INT_PATTERN, INVALID, MAX_FLOAT_CHARS, MAX_INT_DIGITS, describe
 from quiz.format.yaml_source import Refused, YamlList, YamlMap
@@ -32,8 +34,8 @@ def doc(text: str, **extra: Any) -> dict[str, Any]:
     return {"doc": text, **extra}
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Text(Fieldwise):
     """Markdown with `$...$` maths, in English and optionally Japanese (English is the fallback)."""
 
     en: str
@@ -92,8 +94,8 @@ class Text:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Expr:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Expr(Fieldwise):
     """An expression for the restricted evaluator (`d_k`, `softmax(s / sqrt(d_k))[0]`).
 
     A plain number or a (nested) list of expressions is accepted too, so a fixed answer reads
@@ -139,8 +141,8 @@ def _expression_source(value: object) -> str | Refused | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Scalar:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Scalar(Fieldwise):
     """A value in a list of choices: a number when it reads as one (and was not quoted), else text."""
 
     value: int | float | str
@@ -179,8 +181,8 @@ def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report)
     report.error(Location(where.path, *mark), message)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Tolerance:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class Tolerance(Fieldwise):
     """How close a numeric answer must be: |a − b| ≤ atol + rtol·|b| for every element.
 
     The defaults accept any answer worked by hand to three significant figures or three decimal
@@ -218,8 +220,8 @@ class Tolerance:
 PARAM_KINDS: Final = ("integer", "decimal", "normal", "choice", "fault")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Param:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class Param(Fieldwise):
     """How one parameter is drawn for each variant: give exactly one of integer, decimal, normal, choice or fault.
 
     Bounds and shapes are expressions, so they may use the parameters declared before this one.
@@ -276,8 +278,8 @@ class Param:
         return {"oneOf": [{"required": [k]} for k in PARAM_KINDS]}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Misconception:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class Misconception(Fieldwise):
     """A named wrong answer the engine computes, with feedback and optional partial credit."""
 
     yaml_label: ClassVar[str] = "misconception"
@@ -293,8 +295,8 @@ class Misconception:
             error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Option:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class Option(Fieldwise):
     """One option of a `choice` or `multi` question."""
 
     yaml_label: ClassVar[str] = "option"
@@ -308,8 +310,8 @@ class Option:
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
 
-@dataclass(frozen=True, kw_only=True)
-class QuestionBase:
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class QuestionBase(Fieldwise):
     """Fields every question has."""
 
     if TYPE_CHECKING:
@@ -359,8 +361,8 @@ class QuestionBase:
         return self.is_parametric or self.shuffles
 
 
-@dataclass(frozen=True, kw_only=True)
-class Parametric:
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Parametric(Fieldwise):
     """Fields of questions whose numbers are drawn afresh for each variant."""
 
     params: dict[str, Param] = field(default_factory=dict, metadata=doc("Parameters drawn for each variant, in order.", referenced=True))

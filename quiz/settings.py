@@ -19,6 +19,7 @@ from typing import Any, Final
 from quiz import locations
 from quiz.atomic import write_text_atomically
 from quiz.bounded_read import UnreadableFile, read_bounded
+from quiz.format.fieldwise import Fieldwise
 from quiz.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 SETTINGS_FILE: Final = "settings.json"
@@ -26,8 +27,8 @@ DEFAULT_THEME: Final = "textual-dark"
 MAX_SETTINGS_BYTES: Final = 64 * 1024
 
 
-@dataclass(frozen=True)
-class Settings:
+@dataclass(frozen=True, eq=False, repr=False)
+class Settings(Fieldwise):
     """What the learner chose in Settings."""
 
     language: str = DEFAULT_LANGUAGE

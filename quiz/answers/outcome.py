@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from quiz.answers.wording import describe_shape
+from quiz.format.fieldwise import Fieldwise
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 
 
@@ -23,8 +24,8 @@ class Parsed:
     display: str
 
 
-@dataclass(frozen=True)
-class Invalid:
+@dataclass(frozen=True, eq=False, repr=False)
+class Invalid(Fieldwise):
     """An answer that cannot be read; it does not count as an attempt.
 
     `key` names the catalogue message (`parse.empty`), `params` fills it (a tuple value is a

@@ -15,18 +15,19 @@ from pathlib import Path
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.questions import Deferred
 from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.model import QuestionBase
 
 
-@dataclass(frozen=True)
-class Problem:
+@dataclass(frozen=True, eq=False, repr=False)
+class Problem(Fieldwise):
     """A diagnostic listed in the report."""
 
     diagnostic: Diagnostic
 
 
-@dataclass(frozen=True)
-class Unlisted:
+@dataclass(frozen=True, eq=False, repr=False)
+class Unlisted(Fieldwise):
     """Problems past the file's listed share: only counted (see `Report`)."""
 
     path: Path
@@ -34,24 +35,24 @@ class Unlisted:
     count: int
 
 
-@dataclass(frozen=True)
-class Found:
+@dataclass(frozen=True, eq=False, repr=False)
+class Found(Fieldwise):
     """A question that loaded: it joins the bank unless another file took its id first. From the
     bank cache it comes deferred, built when first used."""
 
     question: QuestionBase | Deferred
 
 
-@dataclass(frozen=True)
-class Rejected:
+@dataclass(frozen=True, eq=False, repr=False)
+class Rejected(Fieldwise):
     """A question that broke a rule of the format: kept for `quiz validate`, out of practice."""
 
     question: QuestionBase
     skipped: SkippedQuestion
 
 
-@dataclass(frozen=True)
-class Skipped:
+@dataclass(frozen=True, eq=False, repr=False)
+class Skipped(Fieldwise):
     """A question or a whole file that could not be loaded."""
 
     skipped: SkippedQuestion

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from quiz.format.claims import Claims
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.model import QuestionBase
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 from quiz.variants.keys import parse_key
@@ -32,8 +33,8 @@ class SelectionError(Exception):
         return tr(f"session.{self.key}", lang, **self.params)
 
 
-@dataclass(frozen=True)
-class Selection:
+@dataclass(frozen=True, eq=False, repr=False)
+class Selection(Fieldwise):
     """Which questions to practise: all, or by topic, claim, difficulty, or one id/variant key."""
 
     topic: str | None = None

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quiz.expressions.meter import SizeMeter
+from quiz.format.fieldwise import Fieldwise
 
 Preflight = Callable[[Mapping[str, Any]], int | None]
 """Checks bound arguments (defaults applied) and raises before anything large is allocated.
@@ -26,8 +27,8 @@ HIDDEN_PARAMETERS = frozenset({"out"})
 """Keyword-only parameters expressions never see: `out=` would write into shared params."""
 
 
-@dataclass(frozen=True)
-class Function:
+@dataclass(frozen=True, eq=False, repr=False)
+class Function(Fieldwise):
     """An allowed callable, called only after its arguments bind and its preflight passes."""
 
     name: str
@@ -80,13 +81,13 @@ class Function:
         return self.implementation(*args, **kwargs)
 
 
-@dataclass(frozen=True)
-class _Positional:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Positional(Fieldwise):
     index: int
 
 
-@dataclass(frozen=True)
-class _Keyword:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Keyword(Fieldwise):
     name: str
 
 

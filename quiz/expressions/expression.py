@@ -9,10 +9,11 @@ from quiz.expressions.budget import Budget
 from quiz.expressions.evaluate import Step, compile_steps, may_warn
 from quiz.expressions.meter import SizeMeter
 from quiz.expressions.syntax import ParsedSource, check, parse
+from quiz.format.fieldwise import Fieldwise
 
 
-@dataclass(frozen=True)
-class Expression:
+@dataclass(frozen=True, eq=False, repr=False)
+class Expression(Fieldwise):
     """A checked expression; `names` are the declared names it reads (for ordering and cycles)."""
 
     source: str

@@ -12,6 +12,7 @@ from quiz.expressions.attributes import ALLOWED_ATTRIBUTES, ARRAY_ATTRIBUTES
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.functions import ALLOWED_NAMES, CONSTANTS, FUNCTIONS
 from quiz.expressions.limits import MAX_DEPTH, MAX_INT_BITS, MAX_NODES, MAX_SOURCE_CHARS
+from quiz.format.fieldwise import Fieldwise
 
 _SEGMENT_CHARS = 60  # longest sub-expression quoted in a message
 
@@ -64,8 +65,8 @@ _REFUSED_COMPARISONS: dict[type, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class ParsedSource:
+@dataclass(frozen=True, eq=False, repr=False)
+class ParsedSource(Fieldwise):
     """A parsed expression and how to point at its nodes in the text the author wrote."""
 
     source: str

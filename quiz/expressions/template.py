@@ -18,6 +18,7 @@ from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
 from quiz.expressions.meter import SizeMeter
+from quiz.format.fieldwise import Fieldwise
 from quiz.render.numbers import format_value
 
 OPEN, CLOSE = "{{", "}}"
@@ -28,14 +29,14 @@ MAX_RENDERED_CHARS = 50_000
 _ONE_NUMBER = (float, np.float64)  # shown without being measured: one element, always allowed
 
 
-@dataclass(frozen=True)
-class _Placeholder:
+@dataclass(frozen=True, eq=False, repr=False)
+class _Placeholder(Fieldwise):
     expression: Expression
     offset: int  # where the expression's text starts in the template
 
 
-@dataclass(frozen=True)
-class Template:
+@dataclass(frozen=True, eq=False, repr=False)
+class Template(Fieldwise):
     """Compiled template text: literal pieces and checked placeholders, in order."""
 
     text: str

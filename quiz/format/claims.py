@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Location, Report, SourceError
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.marks import Where
 from quiz.format.scalars import INVALID
 from quiz.format.suggest import did_you_mean
@@ -16,8 +17,8 @@ from quiz.format.yaml_source import YamlList, YamlMap, parse_yaml, read_source
 CLAIMS_FILE = "claims.yaml"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Labelled:
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+class Labelled(Fieldwise):
     """An id with a one-line label in English and Japanese."""
 
     id: str
@@ -29,14 +30,14 @@ class Labelled:
         return self.ja if lang == "ja" else self.en
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Topic(Labelled):
     """A topic learners can practise by; its label is the topic's name."""
 
     yaml_label: ClassVar[str] = "topic"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Claim(Labelled):
     """One numbered fact from the source notes (A–G) or beyond them (X); its label summarises it."""
 
@@ -44,15 +45,15 @@ class Claim(Labelled):
     topic: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ClaimsFile:
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+class ClaimsFile(Fieldwise):
     yaml_label: ClassVar[str] = "claims file"
     topics: tuple[Topic, ...]
     claims: tuple[Claim, ...]
 
 
-@dataclass(frozen=True)
-class Claims:
+@dataclass(frozen=True, eq=False, repr=False)
+class Claims(Fieldwise):
     """Topics and claims by id, in file order."""
 
     topics: dict[str, Topic] = field(default_factory=dict)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.diagnostics import Location, Report
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.marks import located
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 
@@ -24,16 +25,16 @@ TRACE_STEPS = ("scores", "scaled", "masked", "weights", "output")
 values show; `checks` rejects any other."""
 
 
-@dataclass(frozen=True)
-class CompiledParam:
+@dataclass(frozen=True, eq=False, repr=False)
+class CompiledParam(Fieldwise):
     name: str
     spec: Param
     bounds: tuple[Expression, ...]
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
 
 
-@dataclass(frozen=True)
-class CompiledQuestion:
+@dataclass(frozen=True, eq=False, repr=False)
+class CompiledQuestion(Fieldwise):
     """A question with every expression and template compiled, ready to draw variants from."""
 
     question: QuestionBase

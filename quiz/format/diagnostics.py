@@ -8,14 +8,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
+from quiz.format.fieldwise import Fieldwise
+
 
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Location(Fieldwise):
     """A place in a source file; line and column are 1-based, as editors count."""
 
     path: Path
@@ -28,8 +30,8 @@ class Location:
         return f"{self.path}:{self.line}:{self.column}" if self.column else f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Diagnostic(Fieldwise):
     """One error or warning about a question file."""
 
     location: Location

@@ -1,10 +1,13 @@
-"""`__eq__`, `__hash__` and `__repr__` as `@dataclass` writes them, written once for the question models.
+"""`__eq__`, `__hash__` and `__repr__` as `@dataclass` writes them, written once for the records a start builds.
 
-`@dataclass` writes the source of each method for each class and compiles it. The question
-models have up to some thirty fields, and compiling their methods took about 20 ms of every
-start, before the first question could be shown. The models say `eq=False, repr=False` and
-inherit these instead, which read the same fields in the same order: the fields that compare,
-hash and show in the repr, as each field's `compare`, `hash` and `repr` say.
+`@dataclass` writes the source of each method for each class and compiles it. Before the first
+question is on screen, `quiz practice` defines some seventy frozen records (the question models,
+with up to some thirty fields, the bank's events, claims, diagnostics, the compiled question, the
+variant, the result...), and compiling their methods took some 40 ms of every start. Those records
+say `eq=False, repr=False` and inherit these instead, which read the same fields in the same order:
+the fields that compare, hash and show, as each field's `compare`, `hash` and `repr` say. Records
+only other commands use keep the generated methods; a module that uses this uses it for all its
+frozen records (a test checks both rules).
 """
 
 from __future__ import annotations

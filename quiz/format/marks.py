@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quiz.format.diagnostics import Location
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.yaml_source import YamlList, YamlMap
 
 
-@dataclass(frozen=True, slots=True)
-class Where:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Where(Fieldwise):
     """Where a value stands, for messages: the file, its (line, column) and the field's name."""
 
     path: Path
@@ -28,8 +29,8 @@ class Where:
         return Where(self.path, mark, f"{self.field}[{index}]")
 
 
-@dataclass(frozen=True, slots=True)
-class Marks:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Marks(Fieldwise):
     """Where a mapping of a question file stands, and each of its keys and their items.
 
     The converter gives it to every model class with a `marks` field, so checks that run long

@@ -22,6 +22,7 @@ from typing import Final
 
 from quiz.bounded_read import UnreadableFile, read_bounded
 from quiz.format.diagnostics import Location, SourceError
+from quiz.format.fieldwise import Fieldwise
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 MAX_DEPTH: Final = 16
@@ -65,8 +66,8 @@ class YamlList(list[object]):
         self.marks: list[tuple[int, int]] = []
 
 
-@dataclass(frozen=True, slots=True)
-class Refused:
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Refused(Fieldwise):
     """Stands in for a value refused while reading: over a size limit, or a mapping with a bad key.
 
     `mark` is where the problem is (the duplicate key, the list that grew too long).

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.model import Text
 
 
@@ -18,8 +19,8 @@ class Verdict(StrEnum):
     REVEALED = "revealed"
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, eq=False, repr=False)
+class Result(Fieldwise):
     """What grading one response gives."""
 
     score: float

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from quiz.format.fieldwise import Fieldwise
+
 MODES: Final = ("practice", "mock", "review")
 VERDICTS: Final = ("correct", "partial", "incorrect", "revealed", "no_answer", "not_reached")
 """`no_answer` and `not_reached` are for timed mock interviews: time ran out on the question, or
@@ -20,8 +22,8 @@ OVERRUN_FACTOR: Final = 3
 from the screen did not spend an hour thinking."""
 
 
-@dataclass(frozen=True)
-class AttemptRecord:
+@dataclass(frozen=True, eq=False, repr=False)
+class AttemptRecord(Fieldwise):
     """One graded attempt. `inputs` are the variant's drawn parameters (JSON-ready), so the
     variant can be rebuilt without drawing again."""
 

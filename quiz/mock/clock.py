@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from quiz.format.fieldwise import Fieldwise
+
 Clock = Callable[[], float]
 """Seconds on a clock that only moves forward."""
 
@@ -41,8 +43,8 @@ def boot_id() -> str:
         return ""
 
 
-@dataclass(frozen=True)
-class StoredStart:
+@dataclass(frozen=True, eq=False, repr=False)
+class StoredStart(Fieldwise):
     """When an interview started, as stored with it: on the interview clock and the wall clock."""
 
     clock: float
@@ -60,8 +62,8 @@ class StoredStart:
         return max(0.0, elapsed)
 
 
-@dataclass(frozen=True)
-class Countdown:
+@dataclass(frozen=True, eq=False, repr=False)
+class Countdown(Fieldwise):
     """A length of time from a start on `clock`: what is left, and whether it is over or nearly."""
 
     start: float

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from quiz.bank import Bank
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.model import Text
 from quiz.grading.result import Result, Verdict
 from quiz.variants.variant import Variant
@@ -19,16 +20,16 @@ class RoundEntry(NamedTuple):
     result: Result | None
 
 
-@dataclass(frozen=True)
-class TopicScore:
+@dataclass(frozen=True, eq=False, repr=False)
+class TopicScore(Fieldwise):
     topic: str
     answered: int
     shown: int
     mean_score: float
 
 
-@dataclass(frozen=True)
-class Mistake:
+@dataclass(frozen=True, eq=False, repr=False)
+class Mistake(Fieldwise):
     """A named mistake made in the round: its label for learners, and how often."""
 
     name: str
@@ -36,8 +37,8 @@ class Mistake:
     count: int
 
 
-@dataclass(frozen=True)
-class RoundSummary:
+@dataclass(frozen=True, eq=False, repr=False)
+class RoundSummary(Fieldwise):
     shown: int
     answered: int
     mean_score: float

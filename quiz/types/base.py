@@ -19,6 +19,7 @@ from quiz.answers import Invalid
 from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase, Text
 from quiz.format.yaml_source import YamlMap
@@ -30,8 +31,8 @@ Evaluate = Callable[[Expression, str], Any]
 """Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
 
 
-@dataclass(frozen=True)
-class Problem:
+@dataclass(frozen=True, eq=False, repr=False)
+class Problem(Fieldwise):
     """A problem a self-test found with one variant's answer key.
 
     `what` reads the same on every seed it recurs on, so a self-test over many seeds reports it
@@ -44,8 +45,8 @@ class Problem:
     advice: str = ""
 
 
-@dataclass(frozen=True)
-class Mistake:
+@dataclass(frozen=True, eq=False, repr=False)
+class Mistake(Fieldwise):
     """A named mistake of a question as it stands in one variant, for authors' tools (`quiz show --answer`)."""
 
     name: str

@@ -19,6 +19,7 @@ from textual import on
 from textual.screen import ModalScreen
 
 from quiz.bank import SelectionError
+from quiz.format.fieldwise import Fieldwise
 from quiz.mock.clock import Clock, interview_clock
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock
@@ -28,8 +29,8 @@ if TYPE_CHECKING:  # the mock's modules are imported when a mock is first asked 
     from quiz.mock.session import MockSession
 
 
-@dataclass(frozen=True)
-class MockStart:
+@dataclass(frozen=True, eq=False, repr=False)
+class MockStart(Fieldwise):
     """How the app sits mock interviews: the one to open first, its feedback, and the clocks."""
 
     plan: MockPlan | None = None

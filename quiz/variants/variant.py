@@ -14,6 +14,7 @@ from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
+from quiz.format.fieldwise import Fieldwise
 from quiz.format.model import QuestionBase, Text
 from quiz.i18n import tr
 
@@ -53,8 +54,8 @@ def quoted(value: Any) -> str:
     return text if len(text) <= QUOTED_CHARS else text[: QUOTED_CHARS - 1] + "…"
 
 
-@dataclass(frozen=True)
-class Variant:
+@dataclass(frozen=True, eq=False, repr=False)
+class Variant(Fieldwise):
     """A question with its parameters drawn: inputs, computed values and the answer key."""
 
     compiled: CompiledQuestion

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from quiz.format.fieldwise import Fieldwise
 from quiz.render.mathtext.scripts import to_subscript, to_superscript
 
 # Kinds of rendered piece.
@@ -22,8 +23,8 @@ _PREFIXES = frozenset("∂∇")  # `∂pᵢ` still reads as one quantity
 _MATRICES = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix array".split())
 
 
-@dataclass(frozen=True)
-class Piece:
+@dataclass(frozen=True, eq=False, repr=False)
+class Piece(Fieldwise):
     """Rendered text and its kind, which says how it combines with its neighbours."""
 
     text: str

@@ -15,11 +15,10 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: measure one core
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
+from engine_attention import paired_medians  # a sibling script: bench/ is first on the path
 
 import engine
 
@@ -86,20 +85,6 @@ def cases() -> list[Case]:
     ]
 
 
-def paired_medians_us(run: Callable[[], object], floor: Callable[[], object], repeats: int) -> tuple[float, float]:
-    """Median µs per call of `run` and of `floor`, batches of the two timed in alternation."""
-    run()  # warm-up: first calls pay for imports and allocations
-    floor()
-    times: dict[Callable[[], object], list[float]] = {run: [], floor: []}
-    for _ in range(repeats):
-        for call, samples in times.items():
-            start = time.perf_counter()
-            for _ in range(BATCH):
-                call()
-            samples.append((time.perf_counter() - start) / BATCH)
-    return 1e6 * statistics.median(times[run]), 1e6 * statistics.median(times[floor])
-
-
 def main() -> None:
     """Print one row per call: µs per call, µs of its floor, and their ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -109,7 +94,8 @@ def main() -> None:
     print(f"median of {args.repeats} batches of {BATCH} calls, each beside its floor")
     print(f"{'call':<24}{'µs/call':>9}{'floor µs':>10}{'ratio':>8}")
     for name, run, floor in cases():
-        call_us, floor_us = paired_medians_us(run, floor, args.repeats)
+        call_s, floor_s = paired_medians(run, floor, args.repeats, BATCH)
+        call_us, floor_us = 1e6 * call_s, 1e6 * floor_s
         print(f"{name:<24}{call_us:>9.1f}{floor_us:>10.1f}{call_us / floor_us:>8.1f}")
 
 

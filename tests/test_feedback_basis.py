@@ -91,3 +91,31 @@ async def test_an_answer_given_while_its_feedback_is_being_prepared_leaves_one_f
         await settle(pilot)
         [shown] = area.children
         assert isinstance(shown, FeedbackView) and shown.result is not None and shown.display
+
+
+async def test_the_answer_is_sealed_once_the_feedback_is_drawn_and_never_a_question_that_replaced_it():
+    app = make_app(start=Selection(key="fx-number"), seed=7, bank=BANK)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        field = screen.query_one("#answer-input", Input)
+        field.value = "1"
+        await screen.run_action("submit")
+        assert not field.has_focus  # at once: no key reaches the graded answer
+        await settle(pilot)
+        assert field.disabled and screen.query_one(FeedbackView).display
+        await pilot.press("2")
+        assert field.value == "1"
+        # Answered, then replaced by a fresh variant at once, whether or not its seal came first:
+        # the seal is the answered field's, and the new field takes keys.
+        await pilot.press("f5")
+        await settle(pilot)
+        answered = screen.query_one("#answer-input", Input)
+        answered.value = "1"
+        await screen.run_action("submit")
+        await pilot.press("f5")
+        await settle(pilot)
+        fresh = screen.query_one("#answer-input", Input)
+        assert fresh is not answered and not fresh.disabled
+        await pilot.press("3")
+        assert fresh.value == "3"

@@ -124,7 +124,10 @@ class FeedbackView(Vertical):
         self.call_after_refresh(self._show_worked)
 
     def _show_worked(self) -> None:
-        self.query_one("#worked").display = True
+        worked = self.query("#worked")
+        if not worked:  # removed: the learner went on before this frame (F5 right after Enter)
+            return
+        worked.first().display = True
         # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
         self.call_after_refresh(self.scroll_visible, top=True, animate=False)
 
@@ -139,6 +142,8 @@ class FeedbackView(Vertical):
         return bool(self.worked.more) and not self.more_shown
 
     async def _mount_worked_values(self) -> None:
+        if not self.is_attached:  # removed before the frame after it was mounted
+            return
         variant, lang = self.variant, self.lang
         parts: list[Widget] = []
         if self.worked.featured:

@@ -7,7 +7,7 @@ variant, the result...), and compiling their methods took some 40 ms of every st
 say `eq=False, repr=False` and inherit these instead, which read the same fields in the same order:
 the fields that compare, hash and show, as each field's `compare`, `hash` and `repr` say. Records
 only other commands use keep the generated methods; a module that uses this uses it for all its
-frozen records (a test checks both rules).
+frozen records (tests/test_fieldwise.py checks that rule, and that the methods match @dataclass's).
 """
 
 from __future__ import annotations

@@ -123,11 +123,17 @@ class FeedbackView(Vertical):
         self.display = True
         self.call_after_refresh(self._show_worked)
 
+    def _worked_area(self) -> Widget | None:
+        """The worked values' container; None once the view is being removed (the learner went on
+        before the frame that was to fill or show it, say F5 right after Enter)."""
+        found = self.query("#worked")
+        return found.first() if found else None
+
     def _show_worked(self) -> None:
-        worked = self.query("#worked")
-        if not worked:  # removed: the learner went on before this frame (F5 right after Enter)
+        worked = self._worked_area()
+        if worked is None:
             return
-        worked.first().display = True
+        worked.display = True
         # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.
         self.call_after_refresh(self.scroll_visible, top=True, animate=False)
 
@@ -142,7 +148,8 @@ class FeedbackView(Vertical):
         return bool(self.worked.more) and not self.more_shown
 
     async def _mount_worked_values(self) -> None:
-        if not self.is_attached:  # removed before the frame after it was mounted
+        worked = self._worked_area()
+        if worked is None:
             return
         variant, lang = self.variant, self.lang
         parts: list[Widget] = []
@@ -151,7 +158,6 @@ class FeedbackView(Vertical):
             parts.extend(worked_parts(self.worked.featured, variant, lang))
         if self.worked.more:
             parts.append(Static(tr("ui.more_worked_folded", lang, count=len(self.worked.more)), id="more-worked-note", markup=False))
-        worked = self.query_one("#worked")
         await worked.mount_all(parts)
         if worked.display:
             # The panel grew: its verdict opens at the top of the view again, as far as it can scroll.

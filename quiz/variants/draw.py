@@ -38,8 +38,11 @@ def make_variant(
 ) -> Variant:
     """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed).
 
-    `on_draw` is given each draw's inputs and values (parameters and every derived value)
-    before the constraints judge it: self-tests reuse them.
+    `on_draw` is given each draw's inputs and values (its parameters and the derived values the
+    constraints read, `compiled.screening`) before the constraints judge it: self-tests reuse
+    them. The other derived values are computed only for the draw the constraints keep, so one
+    that cannot be computed for a draw they reject (`1 / n` where a constraint says `n != 0`)
+    does not fail the seed: constraints can guard derived values.
     """
     question = compiled.question
     seed = seed if question.has_variants else 0
@@ -50,13 +53,14 @@ def make_variant(
             budget.new_draw()
             _check_time(compiled, budget, "params")
             inputs = draw_inputs(compiled, rng, budget)
-            # Every derived value is computed before the constraints judge the draw, read by them
-            # or not: a pack cannot hide work in draws its constraints reject from the budget.
-            values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            # Only what the constraints read is computed before they judge the draw (all of it
+            # on `budget`): a draw they reject costs no more than judging it. Accepted variants
+            # are the same as computing everything first: only `draw_inputs` consumes `rng`.
+            values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
             if on_draw is not None:
                 on_draw(inputs, values)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
-                return _finish(compiled, seed, inputs, values, budget)
+                return _finish(compiled, seed, inputs, _complete(compiled, values, budget), budget)
     raise _error(
         compiled,
         f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints",
@@ -237,6 +241,18 @@ def _evaluate_derived(
     """`values` with `derived` (default: every derived value) added, computed on `budget`."""
     for name, expression in compiled.derived if derived is None else derived:
         values[name] = _evaluate(compiled, expression, values, f"derived.{name}", budget)
+    return values
+
+
+def _complete(compiled: CompiledQuestion, screened: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    """A draw's parameters and every derived value, in `compiled.derived` order, from `screened`
+    (its parameters and screening values): the screening values are not computed again."""
+    if len(compiled.screening) == len(compiled.derived):  # the screening values are all of them
+        return screened
+    done = {name for name, _ in compiled.screening}
+    values = {param.name: screened[param.name] for param in compiled.params}
+    for name, expression in compiled.derived:
+        values[name] = screened[name] if name in done else _evaluate(compiled, expression, values, f"derived.{name}", budget)
     return values
 
 

@@ -259,8 +259,11 @@ class NumericType(QuestionType[NumericQuestion]):
 
 def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Tolerance) -> list[int]:
     """The indexes of `others` (each of `value`'s shape) that `value` is within tolerance of, or
-    that are within tolerance of `value`, element by element (the rule is not symmetric): all
-    compared at once, as a stack."""
+    that are within tolerance of `value`, element by element (the rule is not symmetric): arrays
+    compared all at once, as a stack; numbers one by one, as Python floats (quicker still)."""
+    if value.ndim == 0:
+        number = float(value)
+        return [i for i, other in enumerate(others) if within(number, float(other), tolerance) or within(float(other), number, tolerance)]
     stacked = np.stack(others)  # (len(others), *value.shape)
     each = tuple(range(1, stacked.ndim))  # the elements of one value
     near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)

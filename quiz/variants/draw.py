@@ -8,8 +8,9 @@ too large) is a VariantError naming the field, never an exception from numpy.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -48,7 +49,7 @@ def make_variant(
     seed = seed if question.has_variants else 0
     budget = budget if budget is not None else Budget()
     rng = np.random.default_rng(generator_seed(question.id, seed))
-    with budget.running():
+    with _evaluating(budget):
         for _ in range(MAX_DRAWS):
             budget.new_draw()
             _check_time(compiled, budget, "params")
@@ -77,7 +78,7 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
     `make_variant` computes (and charges) them all.
     """
     budget = budget if budget is not None else Budget()
-    with budget.running():
+    with _evaluating(budget):
         try:
             values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
         except VariantError:
@@ -89,7 +90,7 @@ def outcomes_of(compiled: CompiledQuestion, values: Mapping[str, Any], budget: B
     """Whether each constraint holds for a draw's `values` (its parameters and the derived values
     the constraints read, as `make_variant` gives `on_draw`); None where one cannot be evaluated."""
     outcomes: list[bool | None] = []
-    with budget.running():
+    with _evaluating(budget):
         for index in range(len(compiled.constraints)):
             try:
                 outcomes.append(_holds(compiled, index, values, budget))
@@ -105,7 +106,7 @@ def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, 
         raise _error(compiled, f"stored inputs lack {', '.join(missing)}")
     stored = {p.name: inputs[p.name] for p in compiled.params}
     budget = Budget()
-    with budget.running():
+    with _evaluating(budget):
         return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored), budget), budget)
 
 
@@ -117,6 +118,14 @@ def _error(compiled: CompiledQuestion, message: str, field: str | None = None, c
     return VariantError(question.id, message, field, location=question.source, budget=budget)
 
 
+@contextlib.contextmanager
+def _evaluating(budget: Budget) -> Iterator[None]:
+    """`budget` running and numpy's warnings silenced (its inf and nan pass through), once for
+    every evaluation inside rather than once each: `_evaluate` relies on it."""
+    with budget.running(), np.errstate(all="ignore"):
+        yield
+
+
 def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
     try:
         budget.check_time()
@@ -126,7 +135,7 @@ def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
 
 def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str, budget: Budget) -> Any:
     try:
-        return expression.evaluate(values, budget)
+        return expression.evaluate_within(values, budget)  # inside `_evaluating(budget)`
     except ExpressionError as exc:  # its cause is the step's own error, a BudgetExceeded among them
         raise _error(compiled, f"{what}: {exc.message} in `{quoted(expression.source)}`", what, exc.__cause__) from None
 
@@ -147,7 +156,7 @@ def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Bu
     budget = budget if budget is not None else Budget()
     inputs: dict[str, Any] = {}
     values: dict[str, Any] = {}  # the inputs so far as bounds read them, each converted once
-    with budget.running():
+    with _evaluating(budget):
         for param in compiled.params:
             inputs[param.name] = _draw_one(compiled, param, rng, values, budget)
             values[param.name] = _as_value(inputs[param.name])

@@ -53,11 +53,11 @@ def make_variant(
         for _ in range(MAX_DRAWS):
             budget.new_draw()
             _check_time(compiled, budget, "params")
-            inputs = draw_inputs(compiled, rng, budget)
+            inputs, drawn = _draw(compiled, rng, budget)
             # Only what the constraints read is computed before they judge the draw (all of it
             # on `budget`): a draw they reject costs no more than judging it. Accepted variants
             # are the same as computing everything first: only `draw_inputs` consumes `rng`.
-            values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
+            values = _evaluate_derived(compiled, drawn, budget, compiled.screening)
             if on_draw is not None:
                 on_draw(inputs, values)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
@@ -153,17 +153,24 @@ def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any], bu
 def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Budget | None = None) -> dict[str, Any]:
     """One draw of every parameter from `rng`, before any constraint is applied, on `budget`
     (a fresh one by default) as one draw."""
-    budget = budget if budget is not None else Budget()
+    return _draw(compiled, rng, budget if budget is not None else Budget())[0]
+
+
+def _draw(compiled: CompiledQuestion, rng: np.random.Generator, budget: Budget) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One draw of every parameter on `budget`: its inputs, and the same values as the evaluator
+    sees them (as `_as_values` gives them), which the bounds of later parameters read."""
     inputs: dict[str, Any] = {}
-    values: dict[str, Any] = {}  # the inputs so far as bounds read them, each converted once
+    values: dict[str, Any] = {}
     with _evaluating(budget):
         for param in compiled.params:
-            inputs[param.name] = _draw_one(compiled, param, rng, values, budget)
-            values[param.name] = _as_value(inputs[param.name])
-    return inputs
+            inputs[param.name], values[param.name] = _draw_one(compiled, param, rng, values, budget)
+    return inputs, values
 
 
-def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget) -> Any:
+def _draw_one(
+    compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget
+) -> tuple[Any, Any]:
+    """One parameter's input and its value as the evaluator sees it (inside `_evaluating`)."""
     spec = param.spec
     kind = spec.kind
     what = f"params.{param.name}"
@@ -177,15 +184,18 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         raise _error(compiled, f"{what}: {exc}", what, exc) from None
     if kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
-        return spec.choice[int(rng.integers(len(spec.choice)))].value
+        chosen = spec.choice[int(rng.integers(len(spec.choice)))].value
+        return chosen, _as_value(chosen)
     if kind == "fault":
         names = fault_names(spec)
-        return names[int(rng.integers(len(names)))]
+        name = names[int(rng.integers(len(names)))]
+        return name, name
     if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise _error(compiled, f"{what}: min {low} is above max {high}", what)
-        return int(rng.integers(low, high + 1))
+        whole = int(rng.integers(low, high + 1))
+        return whole, whole
     if kind == "decimal":
         start, stop = (float(_bound(compiled, b, what)) for b in bounds)
         if start > stop:
@@ -195,13 +205,17 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
             raise _error(compiled, f"{what}: {grid} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
         steps = math.floor((stop - start) / spec.step + 1e-9)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
-        return round(start + int(rng.integers(steps + 1)) * spec.step, places)
-    with np.errstate(all="ignore"):  # an overflow is reported below, not warned about
-        drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+        number = round(start + int(rng.integers(steps + 1)) * spec.step, places)
+        return number, number
+    # An overflow is reported below (`_evaluating` keeps numpy from warning about it).
+    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
     if not np.isfinite(drawn).all():
         raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
-    return float(drawn) if shape == () else drawn.tolist()
+    if shape == ():
+        return float(drawn), float(drawn)
+    drawn.setflags(write=False)  # the float64 array `_as_value` would make of the list
+    return drawn.tolist(), drawn
 
 
 def fault_names(spec: Param) -> list[str]:

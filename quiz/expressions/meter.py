@@ -79,10 +79,9 @@ class SizeMeter:
 
     def charge(self, value: object) -> None:
         """Measure `value` and add it to the budget."""
-        kind = type(value)
-        if kind is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
+        if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
             self.budget.spend(value.size)
-        elif kind in _SINGLE:  # one element, as `measure` would say, without calling it
+        elif type(value) in _SINGLE:  # one element, as `measure` would say, without calling it
             self.budget.spend(1)
         else:
             self.budget.spend(self.measure(value))

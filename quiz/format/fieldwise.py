@@ -23,9 +23,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError
 from functools import cache
 from types import MemberDescriptorType
-from typing import Any, Literal, NamedTuple, TypeVar, cast, overload
-
-from typing_extensions import dataclass_transform
+from typing import Any, Literal, NamedTuple, TypeVar, cast, dataclass_transform, overload
 
 Use = Literal["compare", "hash", "repr"]
 R = TypeVar("R", bound=type)

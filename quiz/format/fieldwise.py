@@ -22,7 +22,6 @@ import reprlib
 from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError
 from functools import cache
-from types import MemberDescriptorType
 from typing import Any, Literal, NamedTuple, TypeVar, cast, dataclass_transform, overload
 
 Use = Literal["compare", "hash", "repr"]
@@ -53,7 +52,6 @@ class _Plan(NamedTuple):
     positional: tuple[str, ...]  # init fields that may be given by position, in order
     keywords: frozenset[str]  # every init field
     fields: tuple[tuple[str, bool, Any, Any], ...]  # name, init, default, factory, in declaration order
-    slotted: bool  # some field lives in a slot, not in the instance's __dict__
     post_init: bool
 
 
@@ -64,7 +62,6 @@ def _plan(cls: type) -> _Plan:
         positional=tuple(f.name for f in fields if f.init and not f.kw_only),
         keywords=frozenset(f.name for f in fields if f.init),
         fields=tuple((f.name, f.init, f.default, f.default_factory) for f in fields),
-        slotted=any(isinstance(getattr(cls, f.name, None), MemberDescriptorType) for f in fields),
         post_init=hasattr(cls, "__post_init__"),
     )
 
@@ -100,21 +97,18 @@ class Fieldwise:
             if name in given:
                 raise TypeError(f"{self._init_name()} got multiple values for argument {name!r}")
         given.update(kwargs)
-        values = {}
+        # One call per field, as @dataclass's frozen __init__ makes: touching the instance's
+        # __dict__ instead would give each record a dict of its own in place of its shared keys.
+        assign = object.__setattr__
         for name, init, default, factory in plan.fields:
             if init and name in given:
-                values[name] = given[name]
+                assign(self, name, given[name])
             elif factory is not MISSING:
-                values[name] = factory()
+                assign(self, name, factory())
             elif default is not MISSING:
-                values[name] = default
+                assign(self, name, default)
             elif init:
                 raise TypeError(f"{self._init_name()} missing required argument: {name!r}")
-        if plan.slotted:
-            for name, value in values.items():
-                object.__setattr__(self, name, value)
-        else:  # one update instead of a call per field
-            object.__getattribute__(self, "__dict__").update(values)
         if plan.post_init:
             self.__post_init__()  # type: ignore[attr-defined]
 

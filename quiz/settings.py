@@ -12,14 +12,14 @@ cannot read rather than overwrite what someone wrote there.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
 from quiz import locations
 from quiz.atomic import write_text_atomically
 from quiz.bounded_read import UnreadableFile, read_bounded
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 SETTINGS_FILE: Final = "settings.json"
@@ -27,7 +27,7 @@ DEFAULT_THEME: Final = "textual-dark"
 MAX_SETTINGS_BYTES: Final = 64 * 1024
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Settings(Fieldwise):
     """What the learner chose in Settings."""
 

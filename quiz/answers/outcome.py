@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from quiz.answers.wording import describe_shape
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 
 
@@ -24,7 +24,7 @@ class Parsed:
     display: str
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Invalid(Fieldwise):
     """An answer that cannot be read; it does not count as an attempt.
 

@@ -17,12 +17,12 @@ from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase, Text
 from quiz.variants.keys import parse_key
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class SkippedQuestion(Fieldwise):
     """A question (or a whole file, when `id` is None and the location has no line) not loaded."""
 

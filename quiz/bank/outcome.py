@@ -9,24 +9,23 @@ the cache kept: one path, so both give the same bank.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.questions import Deferred
 from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Problem(Fieldwise):
     """A diagnostic listed in the report."""
 
     diagnostic: Diagnostic
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Unlisted(Fieldwise):
     """Problems past the file's listed share: only counted (see `Report`)."""
 
@@ -35,7 +34,7 @@ class Unlisted(Fieldwise):
     count: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Found(Fieldwise):
     """A question that loaded: it joins the bank unless another file took its id first. From the
     bank cache it comes deferred, built when first used."""
@@ -43,7 +42,7 @@ class Found(Fieldwise):
     question: QuestionBase | Deferred
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Rejected(Fieldwise):
     """A question that broke a rule of the format: kept for `quiz validate`, out of practice."""
 
@@ -51,7 +50,7 @@ class Rejected(Fieldwise):
     skipped: SkippedQuestion
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Skipped(Fieldwise):
     """A question or a whole file that could not be loaded."""
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from quiz.format.claims import Claims
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 from quiz.variants.keys import parse_key
@@ -33,7 +33,7 @@ class SelectionError(Exception):
         return tr(f"session.{self.key}", lang, **self.params)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Selection(Fieldwise):
     """Which questions to practise: all, or by topic, claim, difficulty, or one id/variant key."""
 

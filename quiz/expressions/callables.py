@@ -3,11 +3,11 @@
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from quiz.expressions.meter import SizeMeter
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 Preflight = Callable[[Mapping[str, Any]], int | None]
 """Checks bound arguments (defaults applied) and raises before anything large is allocated.
@@ -27,7 +27,7 @@ HIDDEN_PARAMETERS = frozenset({"out"})
 """Keyword-only parameters expressions never see: `out=` would write into shared params."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Function(Fieldwise):
     """An allowed callable, called only after its arguments bind and its preflight passes."""
 
@@ -81,12 +81,12 @@ class Function(Fieldwise):
         return self.implementation(*args, **kwargs)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class _Positional(Fieldwise):
     index: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class _Keyword(Fieldwise):
     name: str
 

@@ -1,7 +1,7 @@
 """Compiled expressions: parsed, checked and turned into closures once, then evaluated against any namespace."""
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import numpy as np
 
@@ -9,10 +9,10 @@ from quiz.expressions.budget import Budget
 from quiz.expressions.evaluate import Step, compile_steps, may_warn
 from quiz.expressions.meter import SizeMeter
 from quiz.expressions.syntax import ParsedSource, check, parse
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Expression(Fieldwise):
     """A checked expression; `names` are the declared names it reads (for ordering and cycles)."""
 

@@ -6,13 +6,13 @@ Nothing here runs the expression, so `quiz validate` can reject a hostile one at
 import ast
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from quiz.expressions.attributes import ALLOWED_ATTRIBUTES, ARRAY_ATTRIBUTES
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.functions import ALLOWED_NAMES, CONSTANTS, FUNCTIONS
 from quiz.expressions.limits import MAX_DEPTH, MAX_INT_BITS, MAX_NODES, MAX_SOURCE_CHARS
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 _SEGMENT_CHARS = 60  # longest sub-expression quoted in a message
 
@@ -65,7 +65,7 @@ _REFUSED_COMPARISONS: dict[type, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class ParsedSource(Fieldwise):
     """A parsed expression and how to point at its nodes in the text the author wrote."""
 

@@ -9,7 +9,6 @@ A literal `{{` is written as a placeholder holding that string: `{{ "{{" }}`.
 import contextlib
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
 from quiz.expressions.meter import SizeMeter
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.render.numbers import format_value
 
 OPEN, CLOSE = "{{", "}}"
@@ -29,13 +28,13 @@ MAX_RENDERED_CHARS = 50_000
 _ONE_NUMBER = (float, np.float64)  # shown without being measured: one element, always allowed
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class _Placeholder(Fieldwise):
     expression: Expression
     offset: int  # where the expression's text starts in the template
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Template(Fieldwise):
     """Compiled template text: literal pieces and checked placeholders, in order."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import ClassVar
 
 from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Location, Report, SourceError
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where
 from quiz.format.scalars import INVALID
 from quiz.format.suggest import did_you_mean
@@ -17,7 +17,7 @@ from quiz.format.yaml_source import YamlList, YamlMap, parse_yaml, read_source
 CLAIMS_FILE = "claims.yaml"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class Labelled(Fieldwise):
     """An id with a one-line label in English and Japanese."""
 
@@ -30,14 +30,14 @@ class Labelled(Fieldwise):
         return self.ja if lang == "ja" else self.en
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class Topic(Labelled):
     """A topic learners can practise by; its label is the topic's name."""
 
     yaml_label: ClassVar[str] = "topic"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class Claim(Labelled):
     """One numbered fact from the source notes (A–G) or beyond them (X); its label summarises it."""
 
@@ -45,14 +45,14 @@ class Claim(Labelled):
     topic: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class ClaimsFile(Fieldwise):
     yaml_label: ClassVar[str] = "claims file"
     topics: tuple[Topic, ...]
     claims: tuple[Claim, ...]
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Claims(Fieldwise):
     """Topics and claims by id, in file order."""
 

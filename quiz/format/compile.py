@@ -10,12 +10,12 @@ before any variant is drawn.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import located
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 
@@ -25,7 +25,7 @@ TRACE_STEPS = ("scores", "scaled", "masked", "weights", "output")
 values show; `checks` rejects any other."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class CompiledParam(Fieldwise):
     name: str
     spec: Param
@@ -33,7 +33,7 @@ class CompiledParam(Fieldwise):
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class CompiledQuestion(Fieldwise):
     """A question with every expression and template compiled, ready to draw variants from."""
 

@@ -14,12 +14,11 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.limits import check_limits
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import INVALID, describe, expected, to_bool, to_float, to_int, to_str
@@ -154,7 +153,7 @@ def _annotated_converter(tp: Any) -> Converter:
     return tagged.converter(get_args(base))
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Tagged(Fieldwise):
     """Marks a union of dataclasses told apart by the value of one field (`type: choice`)."""
 

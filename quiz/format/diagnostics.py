@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 
 class Severity(StrEnum):
@@ -16,7 +15,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Location(Fieldwise):
     """A place in a source file; line and column are 1-based, as editors count."""
 
@@ -30,7 +29,7 @@ class Location(Fieldwise):
         return f"{self.path}:{self.line}:{self.column}" if self.column else f"{self.path}:{self.line}"
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Diagnostic(Fieldwise):
     """One error or warning about a question file."""
 

@@ -3,15 +3,14 @@ kept with the converted model so later checks point at the field at fault."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from quiz.format.diagnostics import Location
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.yaml_source import YamlList, YamlMap
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Where(Fieldwise):
     """Where a value stands, for messages: the file, its (line, column) and the field's name."""
 
@@ -29,7 +28,7 @@ class Where(Fieldwise):
         return Where(self.path, mark, f"{self.field}[{index}]")
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Marks(Fieldwise):
     """Where a mapping of a question file stands, and each of its keys and their items.
 

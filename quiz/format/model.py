@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from quiz.format.convert import report_refused
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import FLOAT_PATTERN, INT_PATTERN, INVALID, MAX_FLOAT_CHARS, MAX_INT_DIGITS, describe
 from quiz.format.yaml_source import Refused, YamlList, YamlMap
@@ -34,7 +34,7 @@ def doc(text: str, **extra: Any) -> dict[str, Any]:
     return {"doc": text, **extra}
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Text(Fieldwise):
     """Markdown with `$...$` maths, in English and optionally Japanese (English is the fallback)."""
 
@@ -94,7 +94,7 @@ class Text(Fieldwise):
         }
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Expr(Fieldwise):
     """An expression for the restricted evaluator (`d_k`, `softmax(s / sqrt(d_k))[0]`).
 
@@ -141,7 +141,7 @@ def _expression_source(value: object) -> str | Refused | None:
     return None
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Scalar(Fieldwise):
     """A value in a list of choices: a number when it reads as one (and was not quoted), else text."""
 
@@ -181,7 +181,7 @@ def error_at(where: Where, raw: YamlMap, key: str, message: str, report: Report)
     report.error(Location(where.path, *mark), message)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class Tolerance(Fieldwise):
     """How close a numeric answer must be: |a − b| ≤ atol + rtol·|b| for every element.
 
@@ -220,7 +220,7 @@ class Tolerance(Fieldwise):
 PARAM_KINDS: Final = ("integer", "decimal", "normal", "choice", "fault")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class Param(Fieldwise):
     """How one parameter is drawn for each variant: give exactly one of integer, decimal, normal, choice or fault.
 
@@ -278,7 +278,7 @@ class Param(Fieldwise):
         return {"oneOf": [{"required": [k]} for k in PARAM_KINDS]}
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class Misconception(Fieldwise):
     """A named wrong answer the engine computes, with feedback and optional partial credit."""
 
@@ -295,7 +295,7 @@ class Misconception(Fieldwise):
             error_at(where, raw, "name", f"misconception name '{self.name}' must be lower-case letters, digits, - or _", report)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class Option(Fieldwise):
     """One option of a `choice` or `multi` question."""
 
@@ -310,7 +310,7 @@ class Option(Fieldwise):
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class QuestionBase(Fieldwise):
     """Fields every question has."""
 
@@ -361,7 +361,7 @@ class QuestionBase(Fieldwise):
         return self.is_parametric or self.shuffles
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class Parametric(Fieldwise):
     """Fields of questions whose numbers are drawn afresh for each variant."""
 

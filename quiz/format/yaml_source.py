@@ -16,13 +16,12 @@ is skipped and the others load.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from quiz.bounded_read import UnreadableFile, read_bounded
 from quiz.format.diagnostics import Location, SourceError
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 MAX_DEPTH: Final = 16
@@ -66,7 +65,7 @@ class YamlList(list[object]):
         self.marks: list[tuple[int, int]] = []
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class Refused(Fieldwise):
     """Stands in for a value refused while reading: over a size limit, or a mapping with a bad key.
 

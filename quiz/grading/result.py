@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
 import numpy as np
 
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import Text
 
 
@@ -19,7 +19,7 @@ class Verdict(StrEnum):
     REVEALED = "revealed"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Result(Fieldwise):
     """What grading one response gives."""
 

@@ -6,11 +6,10 @@ import json
 import time
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 MODES: Final = ("practice", "mock", "review")
 VERDICTS: Final = ("correct", "partial", "incorrect", "revealed", "no_answer", "not_reached")
@@ -22,7 +21,7 @@ OVERRUN_FACTOR: Final = 3
 from the screen did not spend an hour thinking."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class AttemptRecord(Fieldwise):
     """One graded attempt. `inputs` are the variant's drawn parameters (JSON-ready), so the
     variant can be rebuilt without drawing again."""

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 
 Clock = Callable[[], float]
 """Seconds on a clock that only moves forward."""
@@ -43,7 +42,7 @@ def boot_id() -> str:
         return ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class StoredStart(Fieldwise):
     """When an interview started, as stored with it: on the interview clock and the wall clock."""
 
@@ -62,7 +61,7 @@ class StoredStart(Fieldwise):
         return max(0.0, elapsed)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Countdown(Fieldwise):
     """A length of time from a start on `clock`: what is left, and whether it is over or nearly."""
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from quiz.bank import Bank
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import Text
 from quiz.grading.result import Result, Verdict
 from quiz.variants.variant import Variant
@@ -20,7 +19,7 @@ class RoundEntry(NamedTuple):
     result: Result | None
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class TopicScore(Fieldwise):
     topic: str
     answered: int
@@ -28,7 +27,7 @@ class TopicScore(Fieldwise):
     mean_score: float
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Mistake(Fieldwise):
     """A named mistake made in the round: its label for learners, and how often."""
 
@@ -37,7 +36,7 @@ class Mistake(Fieldwise):
     count: int
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class RoundSummary(Fieldwise):
     shown: int
     answered: int

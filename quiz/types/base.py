@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from quiz.answers import Invalid
 from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase, Text
 from quiz.format.yaml_source import YamlMap
@@ -31,7 +30,7 @@ Evaluate = Callable[[Expression, str], Any]
 """Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Problem(Fieldwise):
     """A problem a self-test found with one variant's answer key.
 
@@ -45,7 +44,7 @@ class Problem(Fieldwise):
     advice: str = ""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Mistake(Fieldwise):
     """A named mistake of a question as it stands in one variant, for authors' tools (`quiz show --answer`)."""
 

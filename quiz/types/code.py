@@ -13,12 +13,12 @@ from __future__ import annotations
 import threading
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from quiz import code
 from quiz.answers import Invalid
 from quiz.format.diagnostics import Report
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where, located
 from quiz.format.model import Text, error_at
 from quiz.format.yaml_source import YamlMap
@@ -45,15 +45,15 @@ def _unsafe_character(text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class CodeAnswer:
+@record
+class CodeAnswer(Fieldwise):
     """A candidate's file and what its checks gave: the response a code question grades."""
 
     source: str
     outcome: CodeOutcome
 
 
-@dataclass(frozen=True)
+@record
 class NotRunnable(Invalid):
     """A file that could not be run or imported: said at its line, and no attempt is recorded."""
 

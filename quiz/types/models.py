@@ -10,13 +10,13 @@ the cache and imports the behaviour of the types it shows, no other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar, Final, Literal
 
 from quiz.code.checks import CHECKS
 from quiz.code.task_ids import TASK_IDS
 from quiz.format.diagnostics import Report
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Marks, Where
 from quiz.format.model import (
     ID_PATTERN,
@@ -39,7 +39,7 @@ MAX_OPTIONS: Final = 26
 CHECK_IDS: Final = CHECKS
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class NumericQuestion(Parametric, QuestionBase):
     """A question answered with a number, a vector or a matrix."""
 
@@ -48,28 +48,28 @@ class NumericQuestion(Parametric, QuestionBase):
     misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class NumberQuestion(NumericQuestion):
     """A question answered with one number."""
 
     type: Literal["number"] = "number"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class VectorQuestion(NumericQuestion):
     """A question answered with a vector of numbers."""
 
     type: Literal["vector"] = "vector"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class MatrixQuestion(NumericQuestion):
     """A question answered with a matrix of numbers."""
 
     type: Literal["matrix"] = "matrix"
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class ChoiceQuestion(Parametric, QuestionBase):
     """Pick the one correct option: marked `correct: true`, or named by an `answer` expression."""
 
@@ -90,7 +90,7 @@ class ChoiceQuestion(Parametric, QuestionBase):
         return self.shuffle
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class MultiQuestion(QuestionBase):
     """Pick every correct option; score max(0, (right − wrong) / number of right options)."""
 
@@ -106,7 +106,7 @@ class MultiQuestion(QuestionBase):
         return self.shuffle
 
 
-@dataclass(frozen=True, slots=True, eq=False, repr=False)
+@record(slots=True)
 class OrderItem(Fieldwise):
     """One step: its text, and an id when a critical pair names it (`{id: mask, text: ...}`)."""
 
@@ -156,7 +156,7 @@ class OrderItem(Fieldwise):
         }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
+@record(slots=True, kw_only=True)
 class CriticalPair(Fieldwise):
     """Two steps whose order matters most: putting the second before the first is a named mistake."""
 
@@ -181,7 +181,7 @@ class CriticalPair(Fieldwise):
             error_at(where, raw, "name", f"critical pair name '{self.name}' must be lower-case letters, digits, - or _", report)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class OrderQuestion(QuestionBase):
     """Put the steps in order; scored by the share of pairs of steps in the right relative order."""
 
@@ -196,7 +196,7 @@ class OrderQuestion(QuestionBase):
         return True
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class TrueFalseQuestion(QuestionBase):
     """Is the statement in the prompt true?"""
 
@@ -204,7 +204,7 @@ class TrueFalseQuestion(QuestionBase):
     answer: bool = field(metadata=doc("true or false."))
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class ExplainQuestion(QuestionBase):
     """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
 
@@ -213,7 +213,7 @@ class ExplainQuestion(QuestionBase):
     rubric: tuple[Text, ...] = field(metadata=doc("The points a good answer makes; the score is the share ticked.", minItems=1))
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
+@record(kw_only=True)
 class CodeQuestion(QuestionBase):
     """Write a function in numpy; fixed checks run it on drawn inputs and name the mistake it makes."""
 

@@ -12,14 +12,14 @@ ones given to `make_app`, so tests set the time.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual import on
 from textual.screen import ModalScreen
 
 from quiz.bank import SelectionError
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.mock.clock import Clock, interview_clock
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock
@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the mock's modules are imported when a mock is first asked 
     from quiz.mock.session import MockSession
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class MockStart(Fieldwise):
     """How the app sits mock interviews: the one to open first, its feedback, and the clocks."""
 

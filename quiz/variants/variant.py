@@ -7,14 +7,14 @@ the variant later without drawing again (and without depending on the generator 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase, Text
 from quiz.i18n import tr
 
@@ -54,7 +54,7 @@ def quoted(value: Any) -> str:
     return text if len(text) <= QUOTED_CHARS else text[: QUOTED_CHARS - 1] + "…"
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Variant(Fieldwise):
     """A question with its parameters drawn: inputs, computed values and the answer key."""
 

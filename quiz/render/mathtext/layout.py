@@ -6,9 +6,8 @@ Each piece knows whether it reads as a single quantity (`dₖ`, `√x`, `f(x)`) 
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from quiz.format.fieldwise import Fieldwise
+from quiz.format.fieldwise import Fieldwise, record
 from quiz.render.mathtext.scripts import to_subscript, to_superscript
 
 # Kinds of rendered piece.
@@ -23,7 +22,7 @@ _PREFIXES = frozenset("∂∇")  # `∂pᵢ` still reads as one quantity
 _MATRICES = frozenset("matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix array".split())
 
 
-@dataclass(frozen=True, eq=False, repr=False)
+@record
 class Piece(Fieldwise):
     """Rendered text and its kind, which says how it combines with its neighbours."""
 

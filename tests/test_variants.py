@@ -160,3 +160,32 @@ def test_constraint_outcomes_compute_only_what_the_constraints_read_and_agree_wi
         variant = rebuild_variant(compiled, 0, inputs)  # every derived value, as a variant has them
         assert outcome == bool(variant.values["p"][0] > 0.6)
         assert variant.answer == variant.values["run"].output[0, 0]
+
+
+GUARDED = """\
+id: guarded
+type: number
+topic: softmax
+prompt: "{{ inv }}"
+params:
+  n: {integer: [0, 3]}
+derived:
+  twice: 2 * n
+  inv: 1 / n
+  ok: n != 0
+constraints: ["ok"]
+answer: inv + twice
+"""
+
+
+def test_a_derived_value_the_constraints_guard_is_computed_only_for_the_draws_they_keep(compile_yaml):
+    """`1 / n` cannot be computed when n = 0, a draw the constraint rejects: only what the
+    constraints read (`ok`) is computed before they judge, so those draws do not fail the seed."""
+    compiled = compile_yaml(GUARDED)["guarded"]
+    judged: list[dict] = []
+    for seed in range(20):
+        variant = make_variant(compiled, seed, on_draw=lambda inputs, values: judged.append(values))
+        assert list(variant.values) == ["n", "twice", "inv", "ok", "answer"]  # in `derived` order
+        assert variant.answer == 1 / variant.inputs["n"] + 2 * variant.inputs["n"]
+    assert any(values["n"] == 0 for values in judged), "no draw had n = 0: the test would prove nothing"
+    assert all(list(values) == ["n", "ok"] for values in judged)  # what the constraints judged on

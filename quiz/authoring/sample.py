@@ -28,7 +28,8 @@ from quiz.variants.keys import generator_seed
 from quiz.variants.variant import VariantError
 
 FirstDraws = dict[int, tuple[dict[str, Any], dict[str, Any]]]
-"""The first draw of each seed a self-test ran, by seed: its inputs and every value computed from them."""
+"""The first draw of each seed a self-test ran, by seed: its inputs and the values the constraints
+judged it on (its parameters and `compiled.screening`, as `make_variant` gives `on_draw`)."""
 
 SAMPLE_DRAWS: Final = 200
 """Draws (before constraints) sampled to measure what the constraints reject."""

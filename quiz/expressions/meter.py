@@ -81,6 +81,8 @@ class SizeMeter:
         """Measure `value` and add it to the budget."""
         if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
             self.budget.spend(value.size)
+        elif type(value) in _SINGLE:  # one element, as `measure` would say, without calling it
+            self.budget.spend(1)
         else:
             self.budget.spend(self.measure(value))
 

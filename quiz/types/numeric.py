@@ -143,10 +143,10 @@ class NumericType(QuestionType[NumericQuestion]):
         question = self.question_of(variant)
         marks = within(response, variant.answer, question.tolerance)
         element_marks = marks if marks.ndim else None
-        if marks.all():
+        if _every(marks):
             return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
         for misconception in question.misconceptions:
-            if within(response, variant.misconceptions[misconception.name], question.tolerance).all():
+            if _every(within(response, variant.misconceptions[misconception.name], question.tolerance)):
                 return finish(
                     question,
                     misconception.credit,
@@ -234,7 +234,7 @@ class NumericType(QuestionType[NumericQuestion]):
             # One problem per misconception, whatever it meets on each seed, so a pair of
             # look-alikes does not also report each one's clash with the key.
             alike = [("answer", key), *seen.items()]
-            met = [(other, other_value) for other, other_value in alike if _overlap(value, other_value, question.tolerance)]
+            met = [alike[i] for i in _overlapping(value, [other_value for _, other_value in alike], question.tolerance)]
             if met:
                 figures = ", ".join(f"{n} {_figures(v)}" for n, v in [(name, value), *met])
                 what = f"misconception {name} is within tolerance of the answer or of another misconception"
@@ -257,9 +257,22 @@ class NumericType(QuestionType[NumericQuestion]):
             )
 
 
-def _overlap(a: np.ndarray, b: np.ndarray, tolerance: Tolerance) -> bool:
-    """Is either value within tolerance of the other, element by element (the rule is not symmetric)?"""
-    return bool(within(a, b, tolerance).all() or within(b, a, tolerance).all())
+def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Tolerance) -> list[int]:
+    """The indexes of `others` (each of `value`'s shape) that `value` is within tolerance of, or
+    that are within tolerance of `value`, element by element (the rule is not symmetric): arrays
+    compared all at once, as a stack; numbers one by one, as Python floats (quicker still)."""
+    if value.ndim == 0:
+        number = float(value)
+        return [i for i, other in enumerate(others) if within(number, float(other), tolerance) or within(float(other), number, tolerance)]
+    stacked = np.stack(others)  # (len(others), *value.shape)
+    each = tuple(range(1, stacked.ndim))  # the elements of one value
+    near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)
+    return [int(i) for i in np.flatnonzero(near)]
+
+
+def _every(marks: np.ndarray) -> bool:
+    """Whether every mark is true: `marks.all()`, without its cost for a number's single mark."""
+    return bool(marks) if marks.ndim == 0 else bool(marks.all())
 
 
 def _figures(value: np.ndarray) -> str:

@@ -8,8 +8,9 @@ too large) is a VariantError naming the field, never an exception from numpy.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -38,25 +39,29 @@ def make_variant(
 ) -> Variant:
     """Draw the variant of `compiled` for `seed` (fixed questions ignore the seed).
 
-    `on_draw` is given each draw's inputs and values (parameters and every derived value)
-    before the constraints judge it: self-tests reuse them.
+    `on_draw` is given each draw's inputs and values (its parameters and the derived values the
+    constraints read, `compiled.screening`) before the constraints judge it: self-tests reuse
+    them. The other derived values are computed only for the draw the constraints keep, so one
+    that cannot be computed for a draw they reject (`1 / n` where a constraint says `n != 0`)
+    does not fail the seed: constraints can guard derived values.
     """
     question = compiled.question
     seed = seed if question.has_variants else 0
     budget = budget if budget is not None else Budget()
     rng = np.random.default_rng(generator_seed(question.id, seed))
-    with budget.running():
+    with _evaluating(budget):
         for _ in range(MAX_DRAWS):
             budget.new_draw()
             _check_time(compiled, budget, "params")
-            inputs = draw_inputs(compiled, rng, budget)
-            # Every derived value is computed before the constraints judge the draw, read by them
-            # or not: a pack cannot hide work in draws its constraints reject from the budget.
-            values = _evaluate_derived(compiled, _as_values(inputs), budget)
+            inputs, drawn = _draw(compiled, rng, budget)
+            # Only what the constraints read is computed before they judge the draw (all of it
+            # on `budget`): a draw they reject costs no more than judging it. Accepted variants
+            # are the same as computing everything first: only `draw_inputs` consumes `rng`.
+            values = _evaluate_derived(compiled, drawn, budget, compiled.screening)
             if on_draw is not None:
                 on_draw(inputs, values)
             if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
-                return _finish(compiled, seed, inputs, values, budget)
+                return _finish(compiled, seed, inputs, _complete(compiled, values, budget), budget)
     raise _error(
         compiled,
         f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints",
@@ -73,7 +78,7 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
     `make_variant` computes (and charges) them all.
     """
     budget = budget if budget is not None else Budget()
-    with budget.running():
+    with _evaluating(budget):
         try:
             values = _evaluate_derived(compiled, _as_values(inputs), budget, compiled.screening)
         except VariantError:
@@ -85,7 +90,7 @@ def outcomes_of(compiled: CompiledQuestion, values: Mapping[str, Any], budget: B
     """Whether each constraint holds for a draw's `values` (its parameters and the derived values
     the constraints read, as `make_variant` gives `on_draw`); None where one cannot be evaluated."""
     outcomes: list[bool | None] = []
-    with budget.running():
+    with _evaluating(budget):
         for index in range(len(compiled.constraints)):
             try:
                 outcomes.append(_holds(compiled, index, values, budget))
@@ -101,7 +106,7 @@ def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, 
         raise _error(compiled, f"stored inputs lack {', '.join(missing)}")
     stored = {p.name: inputs[p.name] for p in compiled.params}
     budget = Budget()
-    with budget.running():
+    with _evaluating(budget):
         return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored), budget), budget)
 
 
@@ -113,6 +118,14 @@ def _error(compiled: CompiledQuestion, message: str, field: str | None = None, c
     return VariantError(question.id, message, field, location=question.source, budget=budget)
 
 
+@contextlib.contextmanager
+def _evaluating(budget: Budget) -> Iterator[None]:
+    """`budget` running and numpy's warnings silenced (its inf and nan pass through), once for
+    every evaluation inside rather than once each: `_evaluate` relies on it."""
+    with budget.running(), np.errstate(all="ignore"):
+        yield
+
+
 def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
     try:
         budget.check_time()
@@ -122,7 +135,7 @@ def _check_time(compiled: CompiledQuestion, budget: Budget, what: str) -> None:
 
 def _evaluate(compiled: CompiledQuestion, expression: Expression, values: Mapping[str, Any], what: str, budget: Budget) -> Any:
     try:
-        return expression.evaluate(values, budget)
+        return expression.evaluate_within(values, budget)  # inside `_evaluating(budget)`
     except ExpressionError as exc:  # its cause is the step's own error, a BudgetExceeded among them
         raise _error(compiled, f"{what}: {exc.message} in `{quoted(expression.source)}`", what, exc.__cause__) from None
 
@@ -140,17 +153,24 @@ def _holds(compiled: CompiledQuestion, index: int, values: Mapping[str, Any], bu
 def draw_inputs(compiled: CompiledQuestion, rng: np.random.Generator, budget: Budget | None = None) -> dict[str, Any]:
     """One draw of every parameter from `rng`, before any constraint is applied, on `budget`
     (a fresh one by default) as one draw."""
-    budget = budget if budget is not None else Budget()
+    return _draw(compiled, rng, budget if budget is not None else Budget())[0]
+
+
+def _draw(compiled: CompiledQuestion, rng: np.random.Generator, budget: Budget) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One draw of every parameter on `budget`: its inputs, and the same values as the evaluator
+    sees them (as `_as_values` gives them), which the bounds of later parameters read."""
     inputs: dict[str, Any] = {}
-    values: dict[str, Any] = {}  # the inputs so far as bounds read them, each converted once
-    with budget.running():
+    values: dict[str, Any] = {}
+    with _evaluating(budget):
         for param in compiled.params:
-            inputs[param.name] = _draw_one(compiled, param, rng, values, budget)
-            values[param.name] = _as_value(inputs[param.name])
-    return inputs
+            inputs[param.name], values[param.name] = _draw_one(compiled, param, rng, values, budget)
+    return inputs, values
 
 
-def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget) -> Any:
+def _draw_one(
+    compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, values: dict[str, Any], budget: Budget
+) -> tuple[Any, Any]:
+    """One parameter's input and its value as the evaluator sees it (inside `_evaluating`)."""
     spec = param.spec
     kind = spec.kind
     what = f"params.{param.name}"
@@ -164,15 +184,18 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
         raise _error(compiled, f"{what}: {exc}", what, exc) from None
     if kind == "choice":
         assert spec.choice is not None  # the kind names the one field given
-        return spec.choice[int(rng.integers(len(spec.choice)))].value
+        chosen = spec.choice[int(rng.integers(len(spec.choice)))].value
+        return chosen, _as_value(chosen)
     if kind == "fault":
         names = fault_names(spec)
-        return names[int(rng.integers(len(names)))]
+        name = names[int(rng.integers(len(names)))]
+        return name, name
     if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise _error(compiled, f"{what}: min {low} is above max {high}", what)
-        return int(rng.integers(low, high + 1))
+        whole = int(rng.integers(low, high + 1))
+        return whole, whole
     if kind == "decimal":
         start, stop = (float(_bound(compiled, b, what)) for b in bounds)
         if start > stop:
@@ -182,13 +205,17 @@ def _draw_one(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.G
             raise _error(compiled, f"{what}: {grid} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
         steps = math.floor((stop - start) / spec.step + 1e-9)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
-        return round(start + int(rng.integers(steps + 1)) * spec.step, places)
-    with np.errstate(all="ignore"):  # an overflow is reported below, not warned about
-        drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+        number = round(start + int(rng.integers(steps + 1)) * spec.step, places)
+        return number, number
+    # An overflow is reported below (`_evaluating` keeps numpy from warning about it).
+    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
     if not np.isfinite(drawn).all():
         raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
-    return float(drawn) if shape == () else drawn.tolist()
+    if shape == ():
+        return float(drawn), float(drawn)
+    drawn.setflags(write=False)  # the float64 array `_as_value` would make of the list
+    return drawn.tolist(), drawn
 
 
 def fault_names(spec: Param) -> list[str]:
@@ -237,6 +264,18 @@ def _evaluate_derived(
     """`values` with `derived` (default: every derived value) added, computed on `budget`."""
     for name, expression in compiled.derived if derived is None else derived:
         values[name] = _evaluate(compiled, expression, values, f"derived.{name}", budget)
+    return values
+
+
+def _complete(compiled: CompiledQuestion, screened: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    """A draw's parameters and every derived value, in `compiled.derived` order, from `screened`
+    (its parameters and screening values): the screening values are not computed again."""
+    if len(compiled.screening) == len(compiled.derived):  # the screening values are all of them
+        return screened
+    done = {name for name, _ in compiled.screening}
+    values = {param.name: screened[param.name] for param in compiled.params}
+    for name, expression in compiled.derived:
+        values[name] = screened[name] if name in done else _evaluate(compiled, expression, values, f"derived.{name}", budget)
     return values
 
 

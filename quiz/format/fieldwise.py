@@ -22,9 +22,8 @@ import reprlib
 from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError
 from functools import cache
-from typing import Any, Literal, NamedTuple, TypeVar, cast, dataclass_transform, overload
+from typing import Any, NamedTuple, TypeVar, cast, dataclass_transform, overload
 
-Use = Literal["compare", "hash", "repr"]
 R = TypeVar("R", bound=type)
 
 
@@ -47,12 +46,15 @@ def record(cls: R | None = None, /, *, slots: bool = False, kw_only: bool = Fals
 
 
 class _Plan(NamedTuple):
-    """What `__init__` needs of a record, worked out once per class."""
+    """What Fieldwise's methods read of a record's fields, worked out once per class."""
 
     positional: tuple[str, ...]  # init fields that may be given by position, in order
     keywords: frozenset[str]  # every init field
     fields: tuple[tuple[str, bool, Any, Any], ...]  # name, init, default, factory, in declaration order
     post_init: bool
+    compared: tuple[str, ...]  # the fields __eq__ compares
+    hashed: tuple[str, ...]  # the fields __hash__ hashes
+    shown: tuple[str, ...]  # the fields __repr__ shows
 
 
 @cache
@@ -63,18 +65,11 @@ def _plan(cls: type) -> _Plan:
         keywords=frozenset(f.name for f in fields if f.init),
         fields=tuple((f.name, f.init, f.default, f.default_factory) for f in fields),
         post_init=hasattr(cls, "__post_init__"),
+        compared=tuple(f.name for f in fields if f.compare),
+        # as @dataclass: a field's own `hash`, or its `compare` when that is None
+        hashed=tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)),
+        shown=tuple(f.name for f in fields if f.repr),
     )
-
-
-@cache
-def field_names(cls: type, use: Use) -> tuple[str, ...]:
-    """The names of the dataclass fields of `cls` that take part in `use`, in declaration order."""
-    fields = dataclasses.fields(cls)
-    if use == "compare":
-        return tuple(f.name for f in fields if f.compare)
-    if use == "hash":  # as @dataclass: a field's own `hash`, or its `compare` when that is None
-        return tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
-    return tuple(f.name for f in fields if f.repr)
 
 
 class Fieldwise:
@@ -134,18 +129,18 @@ class Fieldwise:
 
     def __eq__(self, other: object) -> bool:
         cls: type = self.__class__  # annotated: mypy takes a class's __hash__ for its instances'
-        names = field_names(cls, "compare")
+        names = _plan(cls).compared
         if other.__class__ is not cls:
             return NotImplemented
         return tuple(getattr(self, name) for name in names) == tuple(getattr(other, name) for name in names)
 
     def __hash__(self) -> int:
         cls: type = self.__class__
-        return hash(tuple(getattr(self, name) for name in field_names(cls, "hash")))
+        return hash(tuple(getattr(self, name) for name in _plan(cls).hashed))
 
     @reprlib.recursive_repr()
     def __repr__(self) -> str:
         cls: type = self.__class__
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in field_names(cls, "repr"))
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _plan(cls).shown)
         return f"{cls.__qualname__}({shown})"
 

@@ -74,8 +74,8 @@ def constraint_outcomes(compiled: CompiledQuestion, inputs: dict[str, Any], budg
 
     Self-tests use it to measure how many draws the constraints reject, and which values;
     `budget` is the one `draw_inputs` drew these inputs on. Only the derived values the
-    constraints read are computed: the rest cannot change an outcome, and the seeds'
-    `make_variant` computes (and charges) them all.
+    constraints read are computed, as `make_variant` does before they judge a draw: the rest
+    cannot change an outcome.
     """
     budget = budget if budget is not None else Budget()
     with _evaluating(budget):
@@ -213,7 +213,8 @@ def _draw_one(
         raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
     drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
     if shape == ():
-        return float(drawn), float(drawn)
+        number = float(drawn)
+        return number, number
     drawn.setflags(write=False)  # the float64 array `_as_value` would make of the list
     return drawn.tolist(), drawn
 

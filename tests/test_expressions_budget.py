@@ -1,12 +1,15 @@
 """A variant's budgets: elements across every evaluation, parameter values, and CPU time."""
 
+import gc
 import itertools
+import time
 
 import numpy as np
 import pytest
 
 from quiz.expressions import ExpressionError, compile_expression
 from quiz.expressions.budget import MAX_PARAM_ELEMENTS, MAX_VARIANT_ELEMENTS, Budget, BudgetExceeded
+from quiz.expressions.cpu_clock import cpu_time_outside_collections
 from quiz.expressions.limits import MAX_ELEMENTS
 
 
@@ -86,3 +89,38 @@ def test_a_new_draw_starts_with_fresh_elements_but_the_same_clock():
         budget.draw(MAX_PARAM_ELEMENTS)
         with pytest.raises(BudgetExceeded, match="CPU-time"):
             budget.check_time()
+
+
+def test_the_default_clock_counts_the_work_done_while_running():
+    budget = Budget(check_interval=0)
+    with budget.running():
+        start = time.process_time()
+        while time.process_time() - start < 0.05:
+            pass
+    assert budget.seconds_used >= 0.05
+
+
+def test_collecting_garbage_is_not_charged_to_a_budget():
+    # A full collection walks every object in the process, however little the variant made:
+    # with two million live lists it takes longer than this budget, none of it the variant's.
+    heap = [[] for _ in range(2_000_000)]
+    budget = Budget(seconds=0.1, check_interval=0)
+    with budget.running():
+        start = time.process_time()
+        gc.collect()
+        collecting = time.process_time() - start
+        budget.check_time()
+    assert collecting > 0.1, "the collection must be long enough to use the budget up"
+    assert budget.seconds_used < collecting / 2
+    del heap
+
+
+def test_the_collector_is_left_out_of_the_cpu_clock_only():
+    collected_before = cpu_time_outside_collections()
+    process_before = time.process_time()
+    heap = [[] for _ in range(500_000)]
+    gc.collect()
+    del heap
+    process = time.process_time() - process_before
+    outside = cpu_time_outside_collections() - collected_before
+    assert 0 < outside < process  # building the lists counts; collecting them does not

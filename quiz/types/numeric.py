@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -49,7 +48,10 @@ def tolerance_rule(question: NumericQuestion, lang: str) -> str:
 
 def _significant_figures(x: float) -> int:
     """How many significant figures the shortest exact form of `x` has (`0.12` → 2, `100` → 1, `3.05` → 3)."""
-    return len(Decimal(repr(float(x))).normalize().as_tuple().digits)
+    # The digits of the shortest repr, without sign, point, exponent, leading or trailing zeros
+    # (at least one: 0 has one), as Decimal(repr(x)).normalize() keeps them.
+    digits = repr(float(x)).partition("e")[0].replace("-", "").replace(".", "").strip("0")
+    return max(1, len(digits))
 
 
 def rounds_to_response(key: Any, response: Any) -> bool:
@@ -61,18 +63,21 @@ def rounds_to_response(key: Any, response: Any) -> bool:
     the tolerance: the learner is told to give more significant figures, not simply that it is
     wrong. A 0 has no significant figure.
     """
+    if isinstance(key, float) and isinstance(response, float):  # a number question's: no arrays needed
+        return math.isfinite(key) and math.isfinite(response) and _rounds_to(float(key), float(response))
     keys = np.atleast_1d(np.asarray(key, dtype=np.float64)).ravel()
     given = np.atleast_1d(np.asarray(response, dtype=np.float64)).ravel()
     if keys.shape != given.shape or not (np.isfinite(given).all() and np.isfinite(keys).all()):
         return False
+    return all(_rounds_to(k, g) for k, g in zip(keys.tolist(), given.tolist()))
 
-    def rounds_to(k: float, g: float) -> bool:
-        if g == 0 or k == 0:
-            return False
-        unit = 10.0 ** (math.floor(math.log10(abs(k))) - _significant_figures(g) + 1)
-        return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
 
-    return all(rounds_to(float(k), float(g)) for k, g in zip(keys, given))
+def _rounds_to(k: float, g: float) -> bool:
+    """Is `k` within half a unit of `g`'s last significant figure, at `k`'s magnitude?"""
+    if g == 0 or k == 0:
+        return False
+    unit = 10.0 ** (math.floor(math.log10(abs(k))) - _significant_figures(g) + 1)
+    return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
 
 
 def marked_answer(response: Any, marks: np.ndarray) -> str:

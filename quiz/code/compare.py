@@ -26,12 +26,13 @@ class Tolerance:
 # float64: rounding differs between correct orders of summation by ~1e-15, mistakes by ~1e-2.
 # float32 and float16 (large-score inputs): the candidate's own rounding of scores near 1000 in
 # float32, or near 15 in float16, moves the weights by ~1e-4 and ~1e-2.
-TOLERANCES = {
+TOLERANCES: dict[np.dtype, Tolerance] = {
     np.dtype(np.float64): Tolerance(atol=1e-8, rtol=1e-6),
     np.dtype(np.float32): Tolerance(atol=1e-3, rtol=1e-3),
     np.dtype(np.float16): Tolerance(atol=2e-2, rtol=2e-2),
 }
 DEFAULT_TOLERANCE = TOLERANCES[np.dtype(np.float64)]
+_NAMES = {dtype: dtype.name for dtype in TOLERANCES}  # dtype.name is worked out anew at each use
 
 
 def tolerance_for(*inputs: object) -> tuple[Tolerance, str]:
@@ -40,7 +41,7 @@ def tolerance_for(*inputs: object) -> tuple[Tolerance, str]:
     if not floats:
         return DEFAULT_TOLERANCE, "float64"
     lowest = min(floats, key=lambda dtype: dtype.itemsize)
-    return TOLERANCES[lowest], lowest.name
+    return TOLERANCES[lowest], _NAMES[lowest]
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ def excess_table(outputs: Sequence[Output], tolerance: Tolerance) -> np.ndarray 
     finite = np.ones(n, dtype=bool)
     with np.errstate(all="ignore"):  # nonfinite entries give NaN or inf here; those pairs are left to `excess`
         for arrays in zip(*outputs):
-            stack = np.stack([a.astype(np.float64, copy=False) for a in arrays]).reshape(n, arrays[0].size)  # (n, size)
+            stack = np.array(arrays, dtype=np.float64).reshape(n, arrays[0].size)  # (n, size); np.stack costs twice as much
             finite &= np.isfinite(stack).all(axis=1)
             expected = stack[None, :]  # (1, n, size): the second of each pair, which the tolerance is relative to
             ratio = np.abs(stack[:, None] - expected) / (tolerance.atol + tolerance.rtol * np.abs(expected))  # (n, n, size)
@@ -125,7 +125,7 @@ def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
     if actual.shape != expected.shape:
         return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
     if expected.dtype == bool or actual.dtype == bool:
-        differs = bool(np.any(actual.astype(bool) != expected.astype(bool)))
+        differs = bool(np.any(actual.astype(bool, copy=False) != expected.astype(bool, copy=False)))
         return Difference(max_error=float(differs), excess=np.inf if differs else 0.0, nonfinite=False)
     a, e = actual.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
     finite = np.isfinite(a) & np.isfinite(e)

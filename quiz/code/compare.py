@@ -88,19 +88,20 @@ def excess(actual: Output, expected: Output, tolerance: Tolerance) -> float:
 def excess_table(outputs: Sequence[Output], tolerance: Tolerance) -> np.ndarray | None:
     """table[i, j] = excess(outputs[i], outputs[j], tolerance), for every pair in one array operation.
 
-    Pairs with a NaN or an infinity are left NaN, for the caller to measure with `excess` if it
-    needs them; None when the outputs differ in form or are boolean (then compare them one by one).
+    Pairs with a NaN or an infinity, or with an output of another form than the first's (a
+    mistake that returns another shape), are left NaN, for the caller to measure with `excess`
+    if it needs them; None when the first's arrays are boolean (then compare them one by one).
     """
-    n = len(outputs)
-    if len({len(output) for output in outputs}) != 1 or any(
-        len({a.shape for a in arrays}) != 1 or any(a.dtype == bool for a in arrays) for arrays in zip(*outputs)
-    ):
+    n, first = len(outputs), outputs[0]
+    if any(a.dtype == bool for a in first):
         return None
+    like = [len(output) == len(first) and all(a.shape == f.shape and a.dtype != bool for a, f in zip(output, first)) for output in outputs]
     table = np.zeros((n, n))
-    finite = np.ones(n, dtype=bool)
+    finite = np.array(like)
     with np.errstate(all="ignore"):  # nonfinite entries give NaN or inf here; those pairs are left to `excess`
-        for arrays in zip(*outputs):
-            stack = np.array(arrays, dtype=np.float64).reshape(n, arrays[0].size)  # (n, size); np.stack costs twice as much
+        for index, reference in enumerate(first):
+            arrays = [output[index] if alike else reference for output, alike in zip(outputs, like)]  # unlike: a stand-in
+            stack = np.array(arrays, dtype=np.float64).reshape(n, reference.size)  # (n, size); np.stack costs twice as much
             finite &= np.isfinite(stack).all(axis=1)
             expected = stack[None, :]  # (1, n, size): the second of each pair, which the tolerance is relative to
             ratio = np.abs(stack[:, None] - expected) / (tolerance.atol + tolerance.rtol * np.abs(expected))  # (n, n, size)

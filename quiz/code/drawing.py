@@ -121,7 +121,7 @@ class Gaps:
         return asked
 
     def all_pairs(self) -> list[list[float]]:
-        """Every pair's excess over the probe's calls, NaN where a call's pair holds NaN or inf; [] for unlike outputs."""
+        """Every pair's excess over the probe's calls, NaN where a call's pair holds NaN or inf or differs in form; [] for booleans."""
         outputs = (self.probe.references, *self.probe.mistakes.values())
         tables = [compare.excess_table([output[call] for output in outputs], self.probe.tolerance) for call in range(len(self.probe.calls))]
         measured = [table for table in tables if table is not None]

@@ -26,11 +26,9 @@ def lively(scaled: np.ndarray) -> bool:
     """Scaled scores (..., L, S) with no row saturated (largest weight ≤ 0.95), rows on average far
     from flat (mean largest weight ≥ 1.5/S), and no two scores of a row within 1e-3 of each other."""
     S = scaled.shape[-1]
-    top = np.maximum.reduce(engine.softmax(scaled), axis=-1)
-    ordered = np.sort(scaled, axis=-1)
-    gaps = ordered[..., 1:] - ordered[..., :-1]  # np.diff's own subtraction, without its checks
-    mean = np.add.reduce(top, axis=None) / top.size  # ndarray.mean's sum and division, without its checks
-    return bool((top <= 0.95).all() and mean >= 1.5 / S and np.minimum.reduce(gaps, axis=None, initial=1.0) >= 1e-3)
+    top = engine.softmax(scaled).max(axis=-1)
+    gaps = np.diff(np.sort(scaled, axis=-1), axis=-1)
+    return bool((top <= 0.95).all() and top.mean() >= 1.5 / S and gaps.min(initial=1.0) >= 1e-3)
 
 
 def lively_qk(

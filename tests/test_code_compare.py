@@ -65,7 +65,9 @@ def test_the_table_of_excesses_is_each_pair_s_excess_and_leaves_nan_and_inf_to_i
         for j, second in enumerate(finite):
             assert table[i, j] == excess(first, second, RULE)
     assert np.isnan(table[-1]).all() and np.isnan(table[:, -1]).all()
-    assert excess_table([one([1.0, 2.0]), one([1.0])], RULE) is None  # unlike shapes
+    unlike = excess_table([one([1.0, 2.0]), one([1.0]), one([1.0, 2.5]), (np.array([1.0, 2.0]), np.zeros(1))], RULE)
+    assert unlike[0, 2] == excess(one([1.0, 2.0]), one([1.0, 2.5]), RULE)
+    assert np.isnan(unlike[[1, 3]]).all() and np.isnan(unlike[:, [1, 3]]).all()  # another shape, another count
     assert excess_table([(np.array([True]),), (np.array([False]),)], RULE) is None
 
 

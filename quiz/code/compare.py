@@ -26,12 +26,13 @@ class Tolerance:
 # float64: rounding differs between correct orders of summation by ~1e-15, mistakes by ~1e-2.
 # float32 and float16 (large-score inputs): the candidate's own rounding of scores near 1000 in
 # float32, or near 15 in float16, moves the weights by ~1e-4 and ~1e-2.
-TOLERANCES = {
+TOLERANCES: dict[np.dtype, Tolerance] = {
     np.dtype(np.float64): Tolerance(atol=1e-8, rtol=1e-6),
     np.dtype(np.float32): Tolerance(atol=1e-3, rtol=1e-3),
     np.dtype(np.float16): Tolerance(atol=2e-2, rtol=2e-2),
 }
 DEFAULT_TOLERANCE = TOLERANCES[np.dtype(np.float64)]
+_NAMES = {dtype: dtype.name for dtype in TOLERANCES}  # dtype.name is worked out anew at each use
 
 
 def tolerance_for(*inputs: object) -> tuple[Tolerance, str]:
@@ -40,7 +41,7 @@ def tolerance_for(*inputs: object) -> tuple[Tolerance, str]:
     if not floats:
         return DEFAULT_TOLERANCE, "float64"
     lowest = min(floats, key=lambda dtype: dtype.itemsize)
-    return TOLERANCES[lowest], lowest.name
+    return TOLERANCES[lowest], _NAMES[lowest]
 
 
 @dataclass(frozen=True)
@@ -87,19 +88,20 @@ def excess(actual: Output, expected: Output, tolerance: Tolerance) -> float:
 def excess_table(outputs: Sequence[Output], tolerance: Tolerance) -> np.ndarray | None:
     """table[i, j] = excess(outputs[i], outputs[j], tolerance), for every pair in one array operation.
 
-    Pairs with a NaN or an infinity are left NaN, for the caller to measure with `excess` if it
-    needs them; None when the outputs differ in form or are boolean (then compare them one by one).
+    Pairs with a NaN or an infinity, or with an output of another form than the first's (a
+    mistake that returns another shape), are left NaN, for the caller to measure with `excess`
+    if it needs them; None when the first's arrays are boolean (then compare them one by one).
     """
-    n = len(outputs)
-    if len({len(output) for output in outputs}) != 1 or any(
-        len({a.shape for a in arrays}) != 1 or any(a.dtype == bool for a in arrays) for arrays in zip(*outputs)
-    ):
+    n, first = len(outputs), outputs[0]
+    if any(a.dtype == bool for a in first):
         return None
+    like = [len(output) == len(first) and all(a.shape == f.shape and a.dtype != bool for a, f in zip(output, first)) for output in outputs]
     table = np.zeros((n, n))
-    finite = np.ones(n, dtype=bool)
+    finite = np.array(like)
     with np.errstate(all="ignore"):  # nonfinite entries give NaN or inf here; those pairs are left to `excess`
-        for arrays in zip(*outputs):
-            stack = np.stack([a.astype(np.float64, copy=False) for a in arrays]).reshape(n, arrays[0].size)  # (n, size)
+        for index, reference in enumerate(first):
+            arrays = [output[index] if alike else reference for output, alike in zip(outputs, like)]  # unlike: a stand-in
+            stack = np.array(arrays, dtype=np.float64).reshape(n, reference.size)  # (n, size); np.stack costs twice as much
             finite &= np.isfinite(stack).all(axis=1)
             expected = stack[None, :]  # (1, n, size): the second of each pair, which the tolerance is relative to
             ratio = np.abs(stack[:, None] - expected) / (tolerance.atol + tolerance.rtol * np.abs(expected))  # (n, n, size)
@@ -124,7 +126,7 @@ def _difference(actual: np.ndarray, expected: np.ndarray, tolerance: Tolerance) 
     if actual.shape != expected.shape:
         return Difference(max_error=np.inf, excess=np.inf, nonfinite=False)
     if expected.dtype == bool or actual.dtype == bool:
-        differs = bool(np.any(actual.astype(bool) != expected.astype(bool)))
+        differs = bool(np.any(actual.astype(bool, copy=False) != expected.astype(bool, copy=False)))
         return Difference(max_error=float(differs), excess=np.inf if differs else 0.0, nonfinite=False)
     a, e = actual.astype(np.float64, copy=False), expected.astype(np.float64, copy=False)
     finite = np.isfinite(a) & np.isfinite(e)

@@ -102,22 +102,26 @@ class Gaps:
     def __init__(self, probe: Probe) -> None:
         self.probe = probe
         self.rows = {mistake: row for row, mistake in enumerate((None, *probe.mistakes))}
+        self.together = probe.tolerance == DEFAULT_TOLERANCE and len(probe.mistakes) >= TOGETHER
         self.table: list[list[float]] | None = None  # every pair, once measured together ([]: they cannot be)
         self.asked: dict[tuple[str | None, str | None], float] = {}
 
     def between(self, first: str | None, second: str | None) -> float:
         """excess(probe, first's outputs, second's): how far the first is from the second."""
-        if self.table is None and self.probe.tolerance == DEFAULT_TOLERANCE and len(self.probe.mistakes) >= TOGETHER:
-            self.table = self.all_pairs()
-        found = self.table[self.rows[first]][self.rows[second]] if self.table else math.nan
-        if not math.isnan(found):
-            return found
-        if (first, second) not in self.asked:
-            self.asked[first, second] = excess(self.probe, self.outputs(first), self.outputs(second))
-        return self.asked[first, second]
+        if self.together:
+            if self.table is None:
+                self.table = self.all_pairs()
+            found = self.table[self.rows[first]][self.rows[second]] if self.table else math.nan
+            if not math.isnan(found):
+                return found
+        pair = (first, second)
+        asked = self.asked.get(pair)
+        if asked is None:
+            asked = self.asked[pair] = excess(self.probe, self.outputs(first), self.outputs(second))
+        return asked
 
     def all_pairs(self) -> list[list[float]]:
-        """Every pair's excess over the probe's calls, NaN where a call's pair holds NaN or inf; [] for unlike outputs."""
+        """Every pair's excess over the probe's calls, NaN where a call's pair holds NaN or inf or differs in form; [] for booleans."""
         outputs = (self.probe.references, *self.probe.mistakes.values())
         tables = [compare.excess_table([output[call] for output in outputs], self.probe.tolerance) for call in range(len(self.probe.calls))]
         measured = [table for table in tables if table is not None]

@@ -5,17 +5,17 @@ own mask under the stated policy gives the reference and feeds the unstable soft
 fill and the other empty-row policy; attention without the mask feeds both the ignored mask and
 the mask applied after the softmax. While
 `resolve` works out one call (inside `one_call()`), a function marked `shared` runs once for each
-distinct set of arguments: arrays and other objects are told apart by identity, never by value,
-and nothing outlives the call. Outside that scope (fault matching, tests) every use computes.
+distinct set of arguments, told apart by identity, never by value: arrays by the objects the call
+holds, plain values too (None, flags, Faults, the policy's strings and the call's own sizes are
+the same objects at every use; an equal value in another object only computes again). Nothing
+outlives the call. Outside that scope (fault matching, tests) every use computes.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from contextvars import ContextVar
-from enum import Enum
 from typing import Any, ParamSpec, TypeVar
 
 P = ParamSpec("P")
@@ -25,14 +25,19 @@ R = TypeVar("R")
 _MEMO: ContextVar[dict[Hashable, tuple[Any, Any]] | None] = ContextVar("quiz_code_one_call", default=None)
 
 
-@contextmanager
-def one_call() -> Iterator[None]:
+class _Scope:
+    """What `one_call()` returns: a fresh memo while the `with` block lasts (a class: cheaper than a generator)."""
+
+    def __enter__(self) -> None:
+        self.token = _MEMO.set({})
+
+    def __exit__(self, *exc: object) -> None:
+        _MEMO.reset(self.token)
+
+
+def one_call() -> _Scope:
     """The scope of one probe call: `shared` functions compute each distinct use once within it."""
-    token = _MEMO.set({})
-    try:
-        yield
-    finally:
-        _MEMO.reset(token)
+    return _Scope()
 
 
 def shared(compute: Callable[P, R]) -> Callable[P, R]:
@@ -43,7 +48,7 @@ def shared(compute: Callable[P, R]) -> Callable[P, R]:
         memo = _MEMO.get()
         if memo is None:
             return compute(*args, **kwargs)
-        key = (compute, *[_key(value) for value in args], *[(name, _key(value)) for name, value in kwargs.items()])
+        key = (compute, *map(id, args), *[(name, id(value)) for name, value in kwargs.items()])
         found = memo.get(key)
         if found is None:
             found = memo[key] = ((args, kwargs), compute(*args, **kwargs))
@@ -51,10 +56,3 @@ def shared(compute: Callable[P, R]) -> Callable[P, R]:
 
     return run
 
-
-def _key(value: object) -> Hashable:
-    """Plain values (names, flags, sizes, Faults) by value, in a 1-tuple so none equals an identity;
-    arrays and everything else by identity."""
-    if value is None or isinstance(value, (str, int, float, Enum)):
-        return (value,)
-    return id(value)

@@ -134,8 +134,16 @@ def attend_heads(
     fault: Fault | None,
 ) -> np.ndarray:
     """Each head's attention output: shared by the mistakes that differ only after it (merge, projection)."""
-    q, k, v = (split(x @ w, n_heads) for w in (w_q, w_k, w_v))  # (..., H, T, D)
+    q, k, v = (project(x, w, n_heads, split) for w in (w_q, w_k, w_v))  # (..., H, T, D)
+    if fault is None:  # only the output is needed: the engine's fast path, equal to the trace's output bit for bit
+        return engine.scaled_dot_product_attention(q, k, v, is_causal=causal)
     return engine.attention(q, k, v, is_causal=causal, fault=fault).output
+
+
+@shared
+def project(x: np.ndarray, w: np.ndarray, n_heads: int, split: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
+    """x projected by w and split into heads, (..., H, T, D): alike in every fault's run of a call."""
+    return split(x @ w, n_heads)
 
 
 def mha_fault(which: Fault) -> Mistake[MhaArgs]:

@@ -35,22 +35,36 @@ def flawed_online(
     Without `shift` the exponentials are taken of the raw scores, in the inputs' precision.
     """
     q, k, v, block = call.args
-    dtype = input_precision(q, k) if not shift else np.float64
     S = k.shape[-2]
     stop = S - S % block if drop_last and S % block else S
-    running_max = np.full((*q.shape[:-1], 1), -np.inf)
     running_sum = np.zeros((*q.shape[:-1], 1))
     out = np.zeros((*q.shape[:-1], v.shape[-1]))
     with np.errstate(over="ignore", invalid="ignore"):
-        for start, scores in zip(range(0, stop, block), block_scores(q, k, block)):
+        for _, (factor, exp_sum, weighted) in zip(range(0, stop, block), block_terms(q, k, v, block, shift)):
+            running_sum = running_sum * (factor if rescale_sum else 1.0) + exp_sum
+            out = out * (factor if rescale_output else 1.0) + weighted
+        return (out / running_sum,)
+
+
+@shared
+def block_terms(q: np.ndarray, k: np.ndarray, v: np.ndarray, block: int, shift: bool) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each key block's rescaling factor, sum of exponentials and exponentials times values.
+
+    They depend only on whether the scores are shifted, not on which step a flawed loop leaves
+    out, so the loops of one call share them.
+    """
+    dtype = input_precision(q, k) if not shift else np.float64
+    running_max = np.full((*q.shape[:-1], 1), -np.inf)
+    terms = []
+    with np.errstate(over="ignore", invalid="ignore"):
+        for start, scores in zip(range(0, k.shape[-2], block), block_scores(q, k, block)):
             values = v[..., start : start + block, :]
             new_max = np.maximum(running_max, scores.max(axis=-1, keepdims=True)) if shift else np.zeros_like(running_max)
             factor = np.exp(running_max - new_max) if shift else np.ones_like(running_max)
             exp_scores = np.exp((scores - new_max).astype(dtype)).astype(np.float64)
-            running_sum = running_sum * (factor if rescale_sum else 1.0) + exp_scores.sum(axis=-1, keepdims=True)
-            out = out * (factor if rescale_output else 1.0) + exp_scores @ values
+            terms.append((factor, exp_scores.sum(axis=-1, keepdims=True), exp_scores @ values))
             running_max = new_max
-        return (out / running_sum,)
+    return terms
 
 
 @shared

@@ -533,3 +533,22 @@ FRAGMENTS = [
 @settings(deadline=None, max_examples=500)
 def test_no_answer_shaped_text_makes_the_parser_raise(text, shape):
     check_never_raises(text, shape)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["", "-", "+", "--", "- "]))
+def test_a_signed_number_reads_as_the_grammar_gives_it(number, signs):
+    """A lone number (with its signs) is read directly; the value is the one the full grammar gives."""
+    text = signs + repr(abs(number))
+    negative = signs.count("-") % 2 == 1
+    expected = -abs(number) if negative else abs(number)
+    value = read(text).value
+    assert value == expected and math.copysign(1.0, value) == math.copysign(1.0, expected)
+    assert read(f"({text})").value == value  # parenthesised: read by the full grammar
+
+
+def test_ascii_answers_keep_their_columns():
+    from quiz.answers.normalise import normalise
+
+    assert normalise("[1, -2]").columns == (1, 2, 3, 4, 5, 6, 7)
+    assert normalise("2²").text == "2^(2)"  # not ASCII: mapped as before

@@ -98,3 +98,18 @@ def test_a_filled_in_text_has_a_length_limit():
     template = compile_template("{{ 'x' * 4000 }}" * 13)
     with pytest.raises(ExpressionError, match="longer than 50,000 characters"):
         template.render({})
+
+
+def test_a_text_whose_values_are_all_shown_is_filled_in_from_them():
+    template = compile_template("{{ d_k }} and {{ d_k + 1 }}", NAMESPACE)
+    shown: dict[tuple[str, object], str] = {}
+    first = template.render(NAMESPACE, shown=shown)
+    assert template.render({}, shown=shown) == first  # nothing evaluated: an empty namespace would fail
+
+
+def test_values_already_shown_still_meet_the_length_limit():
+    from quiz.render.numbers import format_value
+
+    template = compile_template("{{ 'x' * 4000 }}" * 13)
+    with pytest.raises(ExpressionError, match="longer than 50,000 characters"):
+        template.render({}, shown={(" 'x' * 4000 ", format_value): "x" * 4000})

@@ -49,6 +49,22 @@ def test_format_number_takes_the_number_of_significant_figures():
         format_number(1.0, digits=0)
 
 
+def test_the_switch_to_scientific_notation_is_exact():
+    assert format_number(math.nextafter(1e-4, 0)) == "1e-4"
+    assert format_number(math.nextafter(1e6, 0)) == "1000000"  # below 1e6: the integer part is never rounded
+    assert format_number(1234567.0, digits=8) == "1234567"
+    assert format_number(1.5e8, digits=8) == "1.5e8"
+    assert format_number(np.float64(-2.5e-3)) == "-0.0025"
+    assert format_number(math.nan) == "nan"
+
+
+def test_format_array_inline_writes_each_dtype_as_its_numbers():
+    assert format_array_inline(np.array([1.5, 2.0], dtype=np.float32)) == "[1.5, 2]"
+    assert format_array_inline(np.array([[1, -2]], dtype=np.int8)) == "[[1, -2]]"
+    assert format_array_inline(np.array([0.123456, 1e-7]), digits=2) == "[0.12, 1e-7]"
+    assert format_array_inline(np.array(["1.5"])) == "[1.5]"  # not numeric: element by element, as before
+
+
 def test_format_array_inline():
     assert format_array_inline([[1, 2], [3, 4]]) == "[[1, 2], [3, 4]]"
     assert format_array_inline(np.array([True, False])) == "[True, False]"

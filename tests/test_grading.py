@@ -2,11 +2,13 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quiz.format.model import Tolerance
 from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Verdict
-from quiz.grading.tolerance import within
+from quiz.grading.tolerance import near_numbers, within
 from quiz.types.order import ordered_pairs
 from quiz.variants.draw import make_variant
 
@@ -91,6 +93,18 @@ def test_tolerance_boundary_is_inclusive_and_just_outside_fails():
     assert within(key + allowed, key, tolerance) and within(key - allowed, key, tolerance)
     assert not within(key + 1.1 * allowed, key, tolerance)
     assert not within(key - 1.1 * allowed, key, tolerance)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.floats(-1e6, 1e6),
+    st.lists(st.floats(-1e6, 1e6), max_size=4),
+    st.sampled_from([Tolerance(), Tolerance(rtol=0.0, atol=0.5), Tolerance(decimals=2), Tolerance(sigfigs=2)]),
+)
+def test_near_numbers_is_within_either_way_round(value, others, tolerance):
+    others = [*others, value * 1.004, value + 4e-4]  # some just inside or outside the tolerance
+    expected = [bool(within(value, other, tolerance) or within(other, value, tolerance)) for other in others]
+    assert near_numbers(value, others, tolerance) == expected
 
 
 def test_decimals_accept_a_correctly_rounded_answer_at_the_half_way_point():

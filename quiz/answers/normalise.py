@@ -48,6 +48,8 @@ class Normalised:
 
 def normalise(original: str) -> Normalised:
     """`original` rewritten as ASCII maths where a mapping exists, with each character's column."""
+    if original.isascii():  # every ASCII character is its own NFKC form and has no mapping
+        return Normalised(original, tuple(range(1, len(original) + 1)))
     pieces: list[str] = []
     columns: list[int] = []
 

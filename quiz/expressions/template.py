@@ -15,7 +15,7 @@ import numpy as np
 from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
-from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
+from quiz.expressions.limits import MAX_SHOWN_ELEMENTS, NUMERIC_KINDS
 from quiz.expressions.meter import SizeMeter
 from quiz.format.fieldwise import Fieldwise, record
 from quiz.render.numbers import format_value
@@ -25,7 +25,7 @@ MAX_PLACEHOLDERS = 100
 """Most `{{ }}` placeholders in one text."""
 MAX_RENDERED_CHARS = 50_000
 """Longest text once its values are filled in, in characters."""
-_ONE_NUMBER = (float, np.float64)  # shown without being measured: one element, always allowed
+_ONE_NUMBER = frozenset({float, np.float64, bool, np.bool_})  # one element each, always allowed
 
 
 @record
@@ -77,6 +77,10 @@ class Template(Fieldwise):
         """
         if self._plain:
             return self.text
+        if shown is not None:
+            known = self._known(shown, format_value)
+            if known is not None:
+                return known
         budget = budget if budget is not None else Budget()
         pieces = []
         length = 0
@@ -105,14 +109,35 @@ class Template(Fieldwise):
                 pieces.append(piece)
         return "".join(pieces)
 
+    def _known(self, shown: dict[tuple[str, object], str], format_value: Callable[[object], str]) -> str | None:
+        """The text when `shown` holds every placeholder's piece and it is short enough, else None:
+        a text in the other language, or a repeat, then needs no evaluation, errstate nor clock."""
+        pieces = []
+        for part in self._parts:
+            piece = part if isinstance(part, str) else shown.get((part.expression.source, format_value))
+            if piece is None:
+                return None
+            pieces.append(piece)
+        text = "".join(pieces)
+        return text if len(text) <= MAX_RENDERED_CHARS else None
+
     def _shown(self, value: object, part: _Placeholder, format_value: Callable[[object], str]) -> str:
         try:
-            if type(value) not in _ONE_NUMBER and SizeMeter().measure(value) > MAX_SHOWN_ELEMENTS:
+            if _elements(value) > MAX_SHOWN_ELEMENTS:
                 raise ValueError(f"more than {MAX_SHOWN_ELEMENTS:,} elements are too many to show")
             return format_value(value)
         except (TypeError, ValueError) as error:
             message = f"cannot show `{part.expression.source.strip()}`: {error}"
             raise ExpressionError(message, self.text, part.offset + 1) from None
+
+
+def _elements(value: object) -> int:
+    """How many elements `value` holds, as SizeMeter counts them, without a meter for the common values."""
+    if type(value) in _ONE_NUMBER:
+        return 1
+    if isinstance(value, np.ndarray) and value.dtype.kind in NUMERIC_KINDS:
+        return value.size
+    return SizeMeter().measure(value)
 
 
 def compile_template(text: str, names: Iterable[str] = ()) -> Template:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -12,6 +13,7 @@ from quiz.format.model import Tolerance
 # Floating-point slack on the tolerance, so an answer exactly on the boundary (0.13 for a key of
 # 0.125 with two decimals) is not failed by the last bit of binary rounding.
 _SLACK: Final = 1e-9
+_WIDEN: Final = 1 + _SLACK
 
 
 def within(value: ArrayLike, key: ArrayLike, tolerance: Tolerance) -> np.ndarray:
@@ -21,11 +23,19 @@ def within(value: ArrayLike, key: ArrayLike, tolerance: Tolerance) -> np.ndarray
         # Python floats, which never warn, so no errstate is needed (self-tests grade ~50k times).
         given_number, right_number = float(value), float(key)
         allowed_number = tolerance.effective_atol + tolerance.effective_rtol * abs(right_number)
-        return np.bool_(abs(given_number - right_number) <= allowed_number * (1 + _SLACK))
+        return np.bool_(abs(given_number - right_number) <= allowed_number * _WIDEN)
     given, right = np.asarray(value, dtype=np.float64), np.asarray(key, dtype=np.float64)
     allowed = tolerance.effective_atol + tolerance.effective_rtol * np.abs(right)
     with np.errstate(invalid="ignore"):
         return np.abs(given - right) <= allowed * (1 + _SLACK)
+
+
+def near_numbers(value: float, others: Sequence[float], tolerance: Tolerance) -> list[bool]:
+    """For each of `others`: is `value` within tolerance of it, or it within tolerance of `value`
+    (the rule is not symmetric)? `within`'s arithmetic on Python floats, the tolerance read once."""
+    atol, rtol = tolerance.effective_atol, tolerance.effective_rtol
+    around_value = (atol + rtol * abs(value)) * _WIDEN
+    return [abs(value - other) <= (atol + rtol * abs(other)) * _WIDEN or abs(other - value) <= around_value for other in others]
 
 
 def allowed_error(key: ArrayLike, tolerance: Tolerance) -> np.ndarray:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -20,7 +19,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import Tolerance, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish
-from quiz.grading.tolerance import allowed_error, within
+from quiz.grading.tolerance import allowed_error, near_numbers, within
 from quiz.i18n import tr
 from quiz.render.numbers import format_array_inline, format_number
 from quiz.render.plain_data import json_ready
@@ -49,7 +48,10 @@ def tolerance_rule(question: NumericQuestion, lang: str) -> str:
 
 def _significant_figures(x: float) -> int:
     """How many significant figures the shortest exact form of `x` has (`0.12` → 2, `100` → 1, `3.05` → 3)."""
-    return len(Decimal(repr(float(x))).normalize().as_tuple().digits)
+    # The digits of the shortest repr, without sign, point, exponent, leading or trailing zeros
+    # (at least one: 0 has one), as Decimal(repr(x)).normalize() keeps them.
+    digits = repr(float(x)).partition("e")[0].replace("-", "").replace(".", "").strip("0")
+    return max(1, len(digits))
 
 
 def rounds_to_response(key: Any, response: Any) -> bool:
@@ -61,18 +63,21 @@ def rounds_to_response(key: Any, response: Any) -> bool:
     the tolerance: the learner is told to give more significant figures, not simply that it is
     wrong. A 0 has no significant figure.
     """
+    if isinstance(key, float) and isinstance(response, float):  # a number question's: no arrays needed
+        return math.isfinite(key) and math.isfinite(response) and _rounds_to(float(key), float(response))
     keys = np.atleast_1d(np.asarray(key, dtype=np.float64)).ravel()
     given = np.atleast_1d(np.asarray(response, dtype=np.float64)).ravel()
     if keys.shape != given.shape or not (np.isfinite(given).all() and np.isfinite(keys).all()):
         return False
+    return all(_rounds_to(k, g) for k, g in zip(keys.tolist(), given.tolist()))
 
-    def rounds_to(k: float, g: float) -> bool:
-        if g == 0 or k == 0:
-            return False
-        unit = 10.0 ** (math.floor(math.log10(abs(k))) - _significant_figures(g) + 1)
-        return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
 
-    return all(rounds_to(float(k), float(g)) for k, g in zip(keys, given))
+def _rounds_to(k: float, g: float) -> bool:
+    """Is `k` within half a unit of `g`'s last significant figure, at `k`'s magnitude?"""
+    if g == 0 or k == 0:
+        return False
+    unit = 10.0 ** (math.floor(math.log10(abs(k))) - _significant_figures(g) + 1)
+    return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
 
 
 def marked_answer(response: Any, marks: np.ndarray) -> str:
@@ -207,19 +212,17 @@ class NumericType(QuestionType[NumericQuestion]):
         just outside the tolerance does not, and every misconception is finite, of the key's
         shape and beyond the tolerance of the key and of every other misconception."""
         question = self.question_of(variant)
-        answer_at = located(question, "answer") or question.answer.location
-        tolerance_at = located(question, "tolerance") or answer_at
         key = np.asarray(variant.answer, dtype=np.float64)
         if not np.isfinite(key).all():
-            yield Problem(answer_at, "the answer is not finite", f"answer {_figures(key)}")
+            yield Problem(_answer_at(question), "the answer is not finite", f"answer {_figures(key)}")
             return
         if self.grade(variant, variant.answer).verdict is not Verdict.CORRECT:
-            yield Problem(answer_at, "the answer key does not grade as correct", f"answer {_figures(key)}")
-        yield from self._check_as_shown(variant, answer_at, tolerance_at)
+            yield Problem(_answer_at(question), "the answer key does not grade as correct", f"answer {_figures(key)}")
+        yield from self._check_as_shown(variant, question)
         error = allowed_error(key, question.tolerance)
         for sign, side in ((1, "above"), (-1, "below")):
             if self.grade(variant, key + sign * OUTSIDE * error).verdict is Verdict.CORRECT:
-                yield Problem(tolerance_at, f"an answer 1.1× the tolerance {side} the key still grades as correct")
+                yield Problem(_tolerance_at(question), f"an answer 1.1× the tolerance {side} the key still grades as correct")
         seen: dict[str, np.ndarray] = {}
         for misconception in question.misconceptions:
             name = misconception.name
@@ -241,15 +244,15 @@ class NumericType(QuestionType[NumericQuestion]):
                 yield Problem(at, what, figures, "add a constraint that separates them")
             seen[name] = value
 
-    def _check_as_shown(self, variant: Variant, answer_at: Location | None, tolerance_at: Location | None) -> Iterator[Problem]:
+    def _check_as_shown(self, variant: Variant, question: NumericQuestion) -> Iterator[Problem]:
         """The key as learners see it (rounded as `answer_text` shows it) must grade as correct."""
         shown = self.answer_text(variant, "en")
         response = self.read(variant, shown)
         if isinstance(response, Invalid):
-            yield Problem(answer_at, "the answer as shown cannot be read back as an answer", f"shown {shown}: {response.message('en')}")
+            yield Problem(_answer_at(question), "the answer as shown cannot be read back as an answer", f"shown {shown}: {response.message('en')}")
         elif self.grade(variant, response).verdict is not Verdict.CORRECT:
             yield Problem(
-                tolerance_at,
+                _tolerance_at(question),
                 f"the tolerance is tighter than the answer as shown ({SHOWN_DIGITS} significant figures): "
                 "a learner who types the key as shown is marked wrong",
                 f"shown {shown}, key {_figures(np.asarray(variant.answer))}",
@@ -257,13 +260,22 @@ class NumericType(QuestionType[NumericQuestion]):
             )
 
 
+def _answer_at(question: NumericQuestion) -> Location | None:
+    """Where the answer stands, for a problem found with it (looked up only then)."""
+    return located(question, "answer") or question.answer.location
+
+
+def _tolerance_at(question: NumericQuestion) -> Location | None:
+    """Where the tolerance stands (the answer when it has none written), for a problem found with it."""
+    return located(question, "tolerance") or _answer_at(question)
+
+
 def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Tolerance) -> list[int]:
     """The indexes of `others` (each of `value`'s shape) that `value` is within tolerance of, or
     that are within tolerance of `value`, element by element (the rule is not symmetric): arrays
     compared all at once, as a stack; numbers one by one, as Python floats (quicker still)."""
     if value.ndim == 0:
-        number = float(value)
-        return [i for i, other in enumerate(others) if within(number, float(other), tolerance) or within(float(other), number, tolerance)]
+        return [i for i, near in enumerate(near_numbers(float(value), [float(other) for other in others], tolerance)) if near]
     stacked = np.stack(others)  # (len(others), *value.shape)
     each = tuple(range(1, stacked.ndim))  # the elements of one value
     near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)

@@ -538,7 +538,7 @@ def test_no_answer_shaped_text_makes_the_parser_raise(text, shape):
 @settings(max_examples=300, deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["", "-", "+", "--", "- "]))
 def test_a_signed_number_reads_as_the_grammar_gives_it(number, signs):
-    """A lone number (with its signs) is read directly; the value is the one the full grammar gives."""
+    """A number with its signs reads as itself, signs applied, alone or in parentheses."""
     text = signs + repr(abs(number))
     negative = signs.count("-") % 2 == 1
     expected = -abs(number) if negative else abs(number)

@@ -46,13 +46,6 @@ _SUGGESTION_CONTEXT = 24  # characters kept either side of the missing `*` in a 
 
 def evaluate(items: Sequence[Item], source: str) -> float:
     """The value of the expression `items`; `source` is the normalised text they were read from."""
-    # Most answers' elements are a number, perhaps signed: the value the descent gives, read directly.
-    last = items[-1] if 0 < len(items) <= 2 else None
-    if isinstance(last, Token) and last.kind is Kind.NUMBER:
-        if len(items) == 1:
-            return last.value
-        if items[0].kind in _SIGNS:
-            return last.value if items[0].kind is Kind.PLUS else -last.value
     return _Reader(items, source).whole()
 
 

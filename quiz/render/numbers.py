@@ -29,10 +29,9 @@ def format_number(x: float | int | np.number, digits: int = 4) -> str:
         x = float(x)
     size = abs(x)
     # Most numbers shown: written in full. NaN, infinities and zeros fail the test and go on below.
-    if 1e-4 <= size < (10.0**digits if digits > 6 else 1e6):
+    if 1e-4 <= size < 10.0 ** max(6, digits):
         decimals = max(0, digits - 1 - math.floor(math.log10(size)))
-        text = f"{x:.{decimals}f}"
-        return text.rstrip("0").rstrip(".") if decimals else text  # a point only when decimals > 0
+        return _without_trailing_zeros(f"{x:.{decimals}f}")
     if math.isnan(x):
         return "nan"
     if math.isinf(x):

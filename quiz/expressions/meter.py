@@ -29,6 +29,16 @@ def _field_names(record: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(record))
 
 
+def common_size(value: object) -> int | None:
+    """Elements in a numeric array or a single number, as `SizeMeter.measure` counts them, without
+    a meter: most values an evaluation makes or a text shows. None for any other value."""
+    if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:
+        return value.size
+    if type(value) in _SINGLE:
+        return 1
+    return None
+
+
 class SizeMeter:
     """Measures the values of one evaluation and charges them to a shared budget.
 
@@ -79,12 +89,8 @@ class SizeMeter:
 
     def charge(self, value: object) -> None:
         """Measure `value` and add it to the budget."""
-        if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:  # most steps' values
-            self.budget.spend(value.size)
-        elif type(value) in _SINGLE:  # one element, as `measure` would say, without calling it
-            self.budget.spend(1)
-        else:
-            self.budget.spend(self.measure(value))
+        size = common_size(value)
+        self.budget.spend(size if size is not None else self.measure(value))
 
     def spend(self, count: int) -> None:
         """Add `count` elements (a value, or what a function allocates on the way) to the budget."""

@@ -15,8 +15,8 @@ import numpy as np
 from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
-from quiz.expressions.limits import MAX_SHOWN_ELEMENTS, NUMERIC_KINDS
-from quiz.expressions.meter import SizeMeter
+from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
+from quiz.expressions.meter import SizeMeter, common_size
 from quiz.format.fieldwise import Fieldwise, record
 from quiz.render.numbers import format_value
 
@@ -25,7 +25,6 @@ MAX_PLACEHOLDERS = 100
 """Most `{{ }}` placeholders in one text."""
 MAX_RENDERED_CHARS = 50_000
 """Longest text once its values are filled in, in characters."""
-_ONE_NUMBER = frozenset({float, np.float64, bool, np.bool_})  # one element each, always allowed
 
 
 @record
@@ -133,11 +132,8 @@ class Template(Fieldwise):
 
 def _elements(value: object) -> int:
     """How many elements `value` holds, as SizeMeter counts them, without a meter for the common values."""
-    if type(value) in _ONE_NUMBER:
-        return 1
-    if isinstance(value, np.ndarray) and value.dtype.kind in NUMERIC_KINDS:
-        return value.size
-    return SizeMeter().measure(value)
+    size = common_size(value)
+    return size if size is not None else SizeMeter().measure(value)
 
 
 def compile_template(text: str, names: Iterable[str] = ()) -> Template:

@@ -13,8 +13,11 @@ run: $(STAMP)
 	$(BIN)/quiz
 
 # The static checks first (`make lint`); a finding fails the run before any test starts.
+# Tests run on every core (pytest-xdist; PYTEST_WORKERS=0 runs them in one process), with one BLAS
+# thread per process so that two workers do not each start a thread per core.
+PYTEST_WORKERS ?= auto
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Static checks: ruff with the rules in pyproject.toml, then mypy on the files [tool.mypy] lists
 # (strict on engine/ and the quiz core, basic on quiz/ui).

@@ -83,7 +83,7 @@ Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 QUIZ = f"""
 import sys, time
 from quiz import entry
-from quiz.collector import STARTING
+from quiz.base.collector import STARTING
 STARTING.hold()  # what entry.main does first: the harness's own import of practice is held as the command's is
 from quiz.commands import practice
 

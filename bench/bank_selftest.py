@@ -22,10 +22,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from quiz import locations
 from quiz.authoring.selftest import DEFAULT_SEEDS
 from quiz.authoring.validation import usable_cores, validate_packs
 from quiz.bank import load_bank
+from quiz.base import locations
 
 GOAL_SECONDS = 5.0
 SEEDS = 50

@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from quiz import locations
 from quiz.authoring.validation import validate_packs
+from quiz.base import locations
 from quiz.expressions import Expression, ExpressionError
 from quiz.expressions.budget import Budget
 from quiz.expressions.functions import CONSTANTS, FUNCTIONS

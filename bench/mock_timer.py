@@ -30,7 +30,7 @@ import asyncio, statistics, sys, time
 from quiz.bank import Selection, load_bank
 from quiz.mock.compose import MockPlan, PlannedQuestion, bank_fingerprint, variant_seed
 from quiz.mock.options import MockOptions, mock_key
-from quiz.render.numbers import format_array_inline
+from quiz.base.numbers import format_array_inline
 from quiz.ui.app import make_app
 
 MODE, IDLE_S, TICKS, ANSWERS = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])

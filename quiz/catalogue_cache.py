@@ -15,9 +15,9 @@ import logging
 from pathlib import Path
 from typing import Final
 
-from quiz import locations
-from quiz.atomic import write_text_atomically
-from quiz.own_file import NotOwnFile, read_own_file, this_user
+from quiz.base import locations
+from quiz.base.atomic import write_text_atomically
+from quiz.base.own_file import NotOwnFile, read_own_file, this_user
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from types import ModuleType
 from typing import Final
 
 from quiz import __version__
-from quiz.collector import STARTING
+from quiz.base.collector import STARTING
+from quiz.base.terminal_text import terminal_safe_output
 from quiz.commands import CommandError, command_index
-from quiz.terminal_text import terminal_safe_output
 
 COMMANDS: Final = {
     "practice": "practice",

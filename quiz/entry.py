@@ -1,12 +1,12 @@
 """The `quiz` command's entry point, and `python -m quiz`'s: the command line, imported with the
-cyclic garbage collector held as the rest of a start holds it (see `quiz.collector.STARTING`)."""
+cyclic garbage collector held as the rest of a start holds it (see `quiz.base.collector.STARTING`)."""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Sequence
 
-from quiz.collector import STARTING
+from quiz.base.collector import STARTING
 
 
 def main(argv: Sequence[str] | None = None) -> int:

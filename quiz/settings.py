@@ -16,10 +16,10 @@ from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from quiz import locations
-from quiz.atomic import write_text_atomically
-from quiz.bounded_read import UnreadableFile, read_bounded
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base import locations
+from quiz.base.atomic import write_text_atomically
+from quiz.base.bounded_read import UnreadableFile, read_bounded
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 SETTINGS_FILE: Final = "settings.json"

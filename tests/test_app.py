@@ -17,7 +17,7 @@ from feedback_state import feedback_shown
 from fixture_bank import PACK, fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection, load_bank
-from quiz.render.numbers import format_array_inline
+from quiz.base.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
 from quiz.ui.answers.lettered import LetteredChecklist, LetteredOptions
 from quiz.ui.answers.order import OrderAnswer
@@ -549,7 +549,7 @@ async def test_bank_browser_filters_and_opens_a_question():
 
 
 async def test_the_bank_loads_in_a_worker_behind_a_loading_screen(isolated_user_dirs):
-    from quiz import locations
+    from quiz.base import locations
 
     pack = locations.user_packs_dir() / "mine.yaml"
     pack.parent.mkdir(parents=True)

@@ -12,7 +12,7 @@ import pytest
 
 from hostile_flood import unknown_field_flood
 from pilot_waits import Heard
-from quiz import locations
+from quiz.base import locations
 from quiz.ui.app import make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen

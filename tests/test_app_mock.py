@@ -16,12 +16,12 @@ from mock_app_helpers import mock_app as mock_app_on
 from mock_app_helpers import plan_of as plan_of_bank
 from pilot_waits import history_open, settle
 from quiz.bank import Bank, load_bank
+from quiz.base.numbers import format_array_inline
 from quiz.history.recorder import Recorder
 from quiz.history.store import History, open_history
 from quiz.mock.compose import MockPlan
 from quiz.mock.options import MockOptions
 from quiz.mock.session import MockSession
-from quiz.render.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
 from quiz.ui.app import QuizApp
 from quiz.ui.screens.home import HomeScreen

@@ -87,7 +87,7 @@ async def test_a_byte_order_mark_is_read_and_the_file_kept(isolated_user_dirs):
 
 
 async def test_switching_language_while_the_packs_load(isolated_user_dirs):
-    from quiz import locations
+    from quiz.base import locations
     from quiz.ui.screens.loading import LoadingScreen
 
     packs = locations.user_packs_dir()

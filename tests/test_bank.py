@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from quiz import locations
 from quiz.bank import content_version, load_bank, pack_files
+from quiz.base import locations
 from quiz.format.yaml_source import read_yaml_file
 
 QUESTION = """\

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import engine
-from quiz import locations
 from quiz.bank import load_bank
+from quiz.base import locations
 from quiz.types.registry import type_of
 from quiz.variants.draw import make_variant
 

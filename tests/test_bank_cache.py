@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from quiz import locations
 from quiz.bank import Bank, load_bank
 from quiz.bank import loading as bank_loading
 from quiz.bank.cache import KEPT_FILES, MAX_CACHE_BYTES, BankCache, source_hash
+from quiz.base import locations
 from quiz.format.yaml_source import ReadingStopped
 
 HOSTILE = Path(__file__).parent / "hostile"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quiz import locations
+from quiz.base import locations
 
 KEEP = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\{\{.*?\}\}|\{[a-z_]+\}", re.S)
 TABLE_RULE = re.compile(r"(?m)^\s*\|?(\s*:?-{3,}:?\s*\|?)+\s*$")

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from quiz import locations
+from quiz.base import locations
 from quiz.catalogue_cache import flat_catalogue, parse
 from quiz.i18n import LANGUAGES, LOCALE_DIR
 

@@ -66,7 +66,7 @@ def test_a_command_imports_its_own_module_alone(args, modules):
 ENTRY = """
 import gc, sys
 from quiz import entry
-from quiz.collector import STARTING
+from quiz.base.collector import STARTING
 from quiz.commands import paths
 
 seen = []

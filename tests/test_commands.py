@@ -8,10 +8,10 @@ import jsonschema
 import pytest
 import yaml
 
-from quiz import locations
 from quiz.bank import pack_files
+from quiz.base import locations
+from quiz.base.collector import STARTING
 from quiz.cli import main
-from quiz.collector import STARTING
 from quiz.commands import common, practice
 from quiz.render.wrap import cell_len
 

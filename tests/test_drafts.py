@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from history_records import stored_draft
-from quiz import locations
+from quiz.base import locations
 from quiz.history.store import history_path
 from quiz.practice.drafts import DraftSaver, DraftStore, draft_file
 

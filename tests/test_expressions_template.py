@@ -108,7 +108,7 @@ def test_a_text_whose_values_are_all_shown_is_filled_in_from_them():
 
 
 def test_values_already_shown_still_meet_the_length_limit():
-    from quiz.render.numbers import format_value
+    from quiz.base.numbers import format_value
 
     template = compile_template("{{ 'x' * 4000 }}" * 13)
     with pytest.raises(ExpressionError, match="longer than 50,000 characters"):

@@ -13,7 +13,7 @@ from feedback_state import feedback_shown
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
-from quiz.collector import COLLECTOR
+from quiz.base.collector import COLLECTOR
 from quiz.ui.app import make_app
 
 BANK = fixture_bank()

@@ -13,11 +13,11 @@ from dataclasses import FrozenInstanceError, dataclass, field
 import pytest
 
 import quiz
-from quiz import locations
 from quiz.bank import load_bank
+from quiz.base import locations
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format import model
 from quiz.format.diagnostics import Location
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.types import models
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from markdown_it import MarkdownIt
 
-from quiz.render.numbers import format_array_inline, format_number, format_value
+from quiz.base.numbers import format_array_inline, format_number, format_value
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ def test_installed_package_finds_the_bundled_bank(tmp_path):
         check=True,
         capture_output=True,
     )
-    code = "from quiz import locations; print(locations.bundled_bank_dir())"
+    code = "from quiz.base import locations; print(locations.bundled_bank_dir())"
     env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env, cwd=tmp_path)
     bank_dir = Path(out.stdout.strip())

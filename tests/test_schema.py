@@ -7,8 +7,8 @@ import jsonschema
 import pytest
 import yaml
 
-from quiz import locations
 from quiz.bank import load_bank
+from quiz.base import locations
 from quiz.cli import main
 from quiz.format.claims import load_claims
 from quiz.format.diagnostics import Report

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from quiz.terminal_text import CONTROL_CHARACTERS, TerminalSafeWriter, terminal_safe
+from quiz.base.terminal_text import CONTROL_CHARACTERS, TerminalSafeWriter, terminal_safe
 
 # YAML's double-quoted escapes put real ESC, BEL and C1 characters in the pack's text.
 HOSTILE = r"""

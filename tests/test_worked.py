@@ -92,7 +92,7 @@ def test_a_boolean_matrix_under_another_name_marks_no_cell(compile_yaml):
 
 @pytest.mark.parametrize("question_id", ["causal-weights-3x3", "padding-mask-batch-weights"])
 def test_the_banks_masked_weight_questions_mark_their_masked_cells(question_id):
-    from quiz import locations
+    from quiz.base import locations
 
     compiled = load_bank([locations.bundled_bank_dir()]).compiled(question_id)
     assert compiled is not None

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from quiz.answers.wording import describe_shape
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 
 

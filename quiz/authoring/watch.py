@@ -19,7 +19,7 @@ from typing import TextIO
 
 from quiz.authoring.validation import Validation
 from quiz.bank import pack_files
-from quiz.bounded_read import UnreadableFile, read_bounded
+from quiz.base.bounded_read import UnreadableFile, read_bounded
 from quiz.format.diagnostics import Diagnostic
 from quiz.format.yaml_source import MAX_FILE_BYTES
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from quiz.bank.questions import Questions
 from quiz.bank.selection import Selection, SelectionError, resolve_selection
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase, Text
 from quiz.variants.keys import parse_key
 

@@ -30,17 +30,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from quiz import __version__, locations
-from quiz.atomic import write_text_atomically
+from quiz import __version__
 from quiz.bank.bank import SkippedQuestion
 from quiz.bank.codec import CacheMismatch, decode, encode
 from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
 from quiz.bank.questions import Deferred
-from quiz.collector import collector_held
+from quiz.base import locations
+from quiz.base.atomic import write_text_atomically
+from quiz.base.collector import collector_held
+from quiz.base.own_file import NotOwnFile, read_own_file, this_user
 from quiz.format.claims import Claims
 from quiz.format.diagnostics import Diagnostic, Severity
 from quiz.format.model import QuestionBase
-from quiz.own_file import NotOwnFile, read_own_file, this_user
 from quiz.types.registry import Question
 
 log = logging.getLogger(__name__)

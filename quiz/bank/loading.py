@@ -13,11 +13,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from quiz import locations
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.cache import BankCache
 from quiz.bank.links import check_follow_ups
 from quiz.bank.outcome import Event, FileOutcome, apply, report_problems
+from quiz.base import locations
 from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
 from quiz.format.marks import Where

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.questions import Deferred
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase
 
 

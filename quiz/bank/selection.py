@@ -10,8 +10,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import replace
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.claims import Claims
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase
 from quiz.i18n import DEFAULT_LANGUAGE, tr
 from quiz.variants.keys import parse_key

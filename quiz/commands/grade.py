@@ -156,7 +156,7 @@ def read_answer_file(path: Path) -> str:
     Only a regular file is read (a FIFO would wait for a writer forever), and at most
     MAX_FILE_BYTES of it.
     """
-    from quiz.bounded_read import UnreadableFile, read_bounded
+    from quiz.base.bounded_read import UnreadableFile, read_bounded
     from quiz.commands import CommandError
 
     try:

@@ -23,8 +23,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Print each place and whether it exists yet; a missing or empty packs folder is normal."""
-    from quiz import locations
     from quiz.bank import pack_files
+    from quiz.base import locations
     from quiz.history.store import history_path
     from quiz.settings import settings_path
 

@@ -41,7 +41,7 @@ def id_list(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     """Start the app on the selection the options describe. A selection that names what the bank
     lacks, or matches nothing, stops here with the message `quiz list` gives, before the app opens."""
-    from quiz.collector import STARTING
+    from quiz.base.collector import STARTING
 
     STARTING.hold()  # loading the bank builds objects that live as long as the app: see open_app
     try:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> int:
     """Build the app with `open_app` and run it until the learner quits (it loads the bank itself
     when none is given); the selection's attempts are filed under `mode`."""
-    from quiz.collector import STARTING
+    from quiz.base.collector import STARTING
 
     try:
         open_app(args, selection, bank, mode).run()
@@ -74,7 +74,7 @@ def open_app(args: argparse.Namespace, selection: Selection | None, bank: Bank |
     (or from loading the bank) until a moment after the first screen is up: a start makes tens of
     thousands of objects that live on (modules, the bank, widgets), none of them garbage yet, and
     the app releases the hold once shown (`quiz.ui.app_base`)."""
-    from quiz.collector import STARTING
+    from quiz.base.collector import STARTING
 
     STARTING.hold()
     from quiz.ui.app import make_app

@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions.meter import SizeMeter
-from quiz.format.fieldwise import Fieldwise, record
 
 Preflight = Callable[[Mapping[str, Any]], int | None]
 """Checks bound arguments (defaults applied) and raises before anything large is allocated.

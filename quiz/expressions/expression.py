@@ -5,11 +5,11 @@ from dataclasses import field
 
 import numpy as np
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions.budget import Budget
 from quiz.expressions.evaluate import Step, compile_steps, may_warn
 from quiz.expressions.meter import SizeMeter
 from quiz.expressions.syntax import ParsedSource, check, parse
-from quiz.format.fieldwise import Fieldwise, record
 
 
 @record

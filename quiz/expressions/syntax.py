@@ -8,11 +8,11 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import field
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions.attributes import ALLOWED_ATTRIBUTES, ARRAY_ATTRIBUTES
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.functions import ALLOWED_NAMES, CONSTANTS, FUNCTIONS
 from quiz.expressions.limits import MAX_DEPTH, MAX_INT_BITS, MAX_NODES, MAX_SOURCE_CHARS
-from quiz.format.fieldwise import Fieldwise, record
 
 _SEGMENT_CHARS = 60  # longest sub-expression quoted in a message
 

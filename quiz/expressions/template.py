@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
+from quiz.base.fieldwise import Fieldwise, record
+from quiz.base.numbers import format_value
 from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
 from quiz.expressions.meter import SizeMeter, common_size
-from quiz.format.fieldwise import Fieldwise, record
-from quiz.render.numbers import format_value
 
 OPEN, CLOSE = "{{", "}}"
 MAX_PLACEHOLDERS = 100

@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine import Fault
+from quiz.base.terminal_text import has_control_characters
 from quiz.format.claims import Claims
 from quiz.format.compile import TRACE_STEPS, CompiledQuestion, compile_question, texts_of
 from quiz.format.diagnostics import Location, QuestionReport, Report
 from quiz.format.marks import located
 from quiz.format.model import Parametric, QuestionBase
 from quiz.format.suggest import did_you_mean
-from quiz.terminal_text import has_control_characters
 
 ALL_FAULTS = "all"
 

@@ -6,9 +6,9 @@ from dataclasses import field
 from pathlib import Path
 from typing import ClassVar
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Location, Report, SourceError
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where
 from quiz.format.scalars import INVALID
 from quiz.format.suggest import did_you_mean

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import located
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 

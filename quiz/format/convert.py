@@ -17,8 +17,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, Final, Literal, Protocol, Union, get_args, get_origin, get_type_hints
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.limits import check_limits
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import INVALID, describe, expected, to_bool, to_float, to_int, to_str

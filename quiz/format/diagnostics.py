@@ -7,7 +7,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 
 
 class Severity(StrEnum):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Location
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.yaml_source import YamlList, YamlMap
 
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.convert import report_refused
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import FLOAT_PATTERN, INT_PATTERN, INVALID, MAX_FLOAT_CHARS, MAX_INT_DIGITS, describe
 from quiz.format.yaml_source import Refused, YamlList, YamlMap

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from quiz.bounded_read import UnreadableFile, read_bounded
+from quiz.base.bounded_read import UnreadableFile, read_bounded
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Location, SourceError
-from quiz.format.fieldwise import Fieldwise, record
 
 MAX_FILE_BYTES: Final = 1024 * 1024
 MAX_DEPTH: Final = 16

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.model import Text
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 
 MODES: Final = ("practice", "mock", "review")
 VERDICTS: Final = ("correct", "partial", "incorrect", "revealed", "no_answer", "not_reached")

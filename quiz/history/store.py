@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from fsrs import Scheduler
 
-from quiz import locations
+from quiz.base import locations
 from quiz.history import cards, drafts, mocks, schema
 from quiz.history.attempts import attempts_with_marks as all_attempts_with_marks
 from quiz.history.attempts import insert_attempt, insert_new_attempts, load_attempts

@@ -11,7 +11,7 @@ An export may come from anyone, so reading it is bounded before anything is pars
 file of at most `MAX_IMPORT_BYTES`, a record of at most `MAX_RECORD_CHARS`, inputs nested at
 most `MAX_INPUT_DEPTH` deep; a problem quotes at most `MAX_PROBLEM_CHARS` of what it found.
 Texts in a record (a response) are stored as written: what prints them strips control
-characters on the way to the terminal (see `quiz.terminal_text`).
+characters on the way to the terminal (see `quiz.base.terminal_text`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from quiz.bounded_read import UnreadableFile, read_bounded
+from quiz.base.bounded_read import UnreadableFile, read_bounded
 from quiz.history.mock_transfer import RECORD, BadMock, exported_mock, mock_from_record
 from quiz.history.mocks import StoredMock
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 
 Clock = Callable[[], float]
 """Seconds on a clock that only moves forward."""

@@ -9,11 +9,11 @@ written as Unicode, as the app shows it. The same plan gives the same bytes.
 from __future__ import annotations
 
 from quiz.bank import Bank
+from quiz.base.numbers import format_array_inline
 from quiz.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.compose import MockPlan
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.numbers import format_array_inline
 from quiz.render.present import answer_line, prompt_preview
 from quiz.types.models import ExplainQuestion
 from quiz.types.registry import type_of

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from quiz import locations
-from quiz.atomic import write_text_atomically
+from quiz.base import locations
+from quiz.base.atomic import write_text_atomically
 from quiz.format.model import ID_PATTERN
 from quiz.history.store import BUSY_TIMEOUT_S, History, open_history
 from quiz.history.unavailable import HistoryUnavailable, Unavailable

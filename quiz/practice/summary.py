@@ -6,7 +6,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from quiz.bank import Bank
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.model import Text
 from quiz.grading.result import Result, Verdict
 from quiz.variants.variant import Variant

@@ -15,9 +15,9 @@ import numpy as np
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 
+from quiz.base.numbers import format_number, format_value
 from quiz.format.model import Text
 from quiz.render.mathtext.markdown import use_dollar_maths
-from quiz.render.numbers import format_number, format_value
 from quiz.variants.variant import Variant
 
 

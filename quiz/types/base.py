@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
 from quiz.answers import Invalid
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase, Text
 from quiz.format.yaml_source import YamlMap

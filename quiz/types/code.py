@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from quiz import code
 from quiz.answers import Invalid
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Where, located
 from quiz.format.model import Text, error_at
 from quiz.format.yaml_source import YamlMap

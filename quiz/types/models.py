@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, ClassVar, Final, Literal
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.code.checks import CHECKS
 from quiz.code.task_ids import TASK_IDS
 from quiz.format.diagnostics import Report
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.marks import Marks, Where
 from quiz.format.model import (
     ID_PATTERN,

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from quiz.answers import Invalid, describe_shape
+from quiz.base.numbers import format_array_inline, format_number
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where, located
@@ -21,7 +22,6 @@ from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, near_numbers, within
 from quiz.i18n import tr
-from quiz.render.numbers import format_array_inline, format_number
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
 from quiz.types.models import NumericQuestion

@@ -22,7 +22,7 @@ from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 
 from quiz.bank import Bank, Selection, SelectionError
-from quiz.collector import STARTING
+from quiz.base.collector import STARTING
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
 from quiz.i18n import tr

@@ -10,8 +10,8 @@ from textual.app import SystemCommand
 from textual.command import CommandPalette
 from textual.screen import Screen
 
-from quiz import locations
 from quiz.bank import Selection
+from quiz.base import locations
 from quiz.i18n import tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import ChangeLanguage, OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice

@@ -19,7 +19,7 @@ from textual import on
 from textual.screen import ModalScreen
 
 from quiz.bank import SelectionError
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.mock.clock import Clock, interview_clock
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import MockOver, StartMock

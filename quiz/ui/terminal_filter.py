@@ -11,7 +11,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from quiz.terminal_text import has_control_characters, terminal_safe
+from quiz.base.terminal_text import has_control_characters, terminal_safe
 
 
 class TerminalSafeFilter(LineFilter):

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import field
 from typing import Any
 
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
-from quiz.format.fieldwise import Fieldwise, record
 from quiz.format.model import QuestionBase, Text
 from quiz.i18n import tr
 

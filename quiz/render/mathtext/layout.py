@@ -7,7 +7,7 @@ Each piece knows whether it reads as a single quantity (`dₖ`, `√x`, `f(x)`) 
 import re
 from collections.abc import Callable
 
-from quiz.format.fieldwise import Fieldwise, record
+from quiz.base.fieldwise import Fieldwise, record
 from quiz.render.mathtext.scripts import to_subscript, to_superscript
 
 # Kinds of rendered piece.

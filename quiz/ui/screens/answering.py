@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from quiz.answers import Invalid
-from quiz.collector import COLLECTOR
+from quiz.base.collector import COLLECTOR
 from quiz.grading.result import Result
 from quiz.i18n import tr
 from quiz.types.registry import type_of

@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Header
 
-from quiz import locations
-from quiz.atomic import write_text_atomically
 from quiz.bank import Selection
+from quiz.base import locations
+from quiz.base.atomic import write_text_atomically
 from quiz.i18n import tr
 from quiz.ui.messages import StartPractice
 from quiz.ui.screens.base import QuizScreen

@@ -11,9 +11,9 @@ from rich.cells import cell_len
 from rich.text import Text as RichText
 from textual.widget import Widget
 
+from quiz.base.numbers import format_number, format_value
 from quiz.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.numbers import format_number, format_value
 
 
 def tensor_lines(value: np.ndarray) -> list[str]:

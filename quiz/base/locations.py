@@ -12,7 +12,7 @@ from pathlib import Path
 import platformdirs
 
 APP_NAME = "attention-quiz"
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def bundled_bank_dir() -> Path:

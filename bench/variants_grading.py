@@ -21,8 +21,8 @@ from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
-from quiz.grading.grade import grade
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
+from quiz.types.grade import grade
 
 MATRIX_QUESTION = """\
 id: bench-causal-4x4

@@ -16,8 +16,8 @@ import pytest
 import engine
 from quiz.bank import load_bank
 from quiz.base import locations
+from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 
 PART_FILES = ("attention.yaml", "scaling-derivation.yaml", "alternatives.yaml")
 

@@ -16,8 +16,8 @@ import pytest
 import engine
 from quiz.bank import load_bank
 from quiz.grading.tolerance import within
+from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 
 SEEDS = range(200)
 

@@ -16,7 +16,7 @@ from quiz.bank import load_bank
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.grading.tolerance import within
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
 
 NUMERIC_QUESTIONS = [
     "two-key-test-tolerance",

@@ -13,10 +13,10 @@ import pytest
 
 import engine
 from quiz.bank import load_bank
-from quiz.grading.grade import grade
 from quiz.grading.result import Verdict
 from quiz.grading.tolerance import within
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
+from quiz.types.grade import grade
 
 MANY_SEEDS = range(500)
 

@@ -18,8 +18,8 @@ from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.history.store import open_history
 from quiz.types.code import CodeAnswer, NotRunnable, run_answer
+from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 
 SOLUTIONS = Path(__file__).parent / "code_solutions"
 BANK = load_bank()

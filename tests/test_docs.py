@@ -9,7 +9,7 @@ import pytest
 from quiz.authoring.reference import BEGIN, END, expression_reference
 from quiz.cli import main
 from quiz.expressions.functions import FUNCTIONS
-from quiz.types.registry import TYPE_NAMES
+from quiz.models.registry import TYPE_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "authoring.md"

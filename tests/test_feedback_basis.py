@@ -12,9 +12,9 @@ from textual.widgets import Input
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
+from quiz.types.draw import make_variant
 from quiz.ui.app import make_app
 from quiz.ui.widgets.feedback import FeedbackBasis, FeedbackView
-from quiz.variants.draw import make_variant
 
 BANK = fixture_bank()
 

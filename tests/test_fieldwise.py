@@ -18,7 +18,7 @@ from quiz.base import locations
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.format import model
 from quiz.format.diagnostics import Location
-from quiz.types import models
+from quiz.models import questions as models
 
 
 @dataclass(frozen=True, kw_only=True)

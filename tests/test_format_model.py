@@ -10,7 +10,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import Text, Tolerance, option_ids
 from quiz.format.scalars import INVALID
 from quiz.format.yaml_source import read_yaml_file
-from quiz.types.models import ChoiceQuestion, NumberQuestion, TrueFalseQuestion
+from quiz.models.questions import ChoiceQuestion, NumberQuestion, TrueFalseQuestion
 from quiz.types.registry import convert_question
 
 BASE = """\

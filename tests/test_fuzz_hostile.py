@@ -22,10 +22,10 @@ from quiz.bank import load_bank
 from quiz.commands.grade import read_answer
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
-from quiz.grading.grade import grade
 from quiz.i18n import LANGUAGES
 from quiz.settings import Settings, load_settings, save_settings
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
+from quiz.types.grade import grade
 from quiz.variants.variant import VariantError
 
 FUZZ_EXAMPLES = int(os.environ.get("QUIZ_FUZZ_EXAMPLES", "60"))

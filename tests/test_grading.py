@@ -6,11 +6,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quiz.format.model import Tolerance
-from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Verdict
 from quiz.grading.tolerance import near_numbers, within
+from quiz.types.draw import make_variant
+from quiz.types.grade import give_up, grade
 from quiz.types.order import ordered_pairs
-from quiz.variants.draw import make_variant
 
 PACK = """\
 - id: p1

@@ -4,7 +4,7 @@ import pytest
 import yaml
 
 from quiz.cli import main
-from quiz.types.registry import TYPE_NAMES
+from quiz.models.registry import TYPE_NAMES
 
 
 def run(capsys, *argv):

@@ -17,7 +17,7 @@ from quiz.authoring.sample import (
 from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
 from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
 
 PACK = """\
 - id: healthy

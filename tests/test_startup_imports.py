@@ -113,6 +113,6 @@ def test_the_registry_imports_a_types_behaviour_when_it_is_first_looked_up():
     )
     shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=60)
     before, after, name, names = json.loads(shown.stdout)
-    assert "quiz.types.models" in before and BEHAVIOUR.isdisjoint(before), sorted(BEHAVIOUR & set(before))
+    assert "quiz.models.questions" in before and BEHAVIOUR.isdisjoint(before), sorted(BEHAVIOUR & set(before))
     assert name == "matrix" and BEHAVIOUR & set(after) == {"quiz.types.matrix"}
     assert "quiz.types.numeric" in after and sorted(names) == sorted(n.rsplit(".", 1)[1] for n in BEHAVIOUR)

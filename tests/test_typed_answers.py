@@ -8,11 +8,11 @@ import pytest
 
 from quiz.answers import Invalid
 from quiz.cli import main
-from quiz.grading.grade import grade
 from quiz.grading.result import Verdict
+from quiz.types.draw import make_variant
+from quiz.types.grade import grade
 from quiz.types.options import letter, shown
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 
 PACK = """\
 - id: pick

@@ -18,10 +18,10 @@ from quiz.grading.result import Verdict
 from quiz.i18n import LANGUAGES, catalogue
 from quiz.render.plain_data import json_ready
 from quiz.types.base import QuestionType
+from quiz.types.draw import make_variant
 from quiz.types.registry import QUESTION_TYPES, TYPE_NAMES, TYPES, type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import WIDGETS, widget_class
-from quiz.variants.draw import make_variant
 
 GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
 GUIDE_EXAMPLES = re.findall(r"```yaml\n((?:- )?id:.*?)```", GUIDE, flags=re.S)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from quiz.variants.draw import constraint_outcomes, draw_inputs, make_variant, rebuild_variant
+from quiz.types.draw import constraint_outcomes, draw_inputs, make_variant, rebuild_variant
 from quiz.variants.keys import generator_seed, parse_key
 from quiz.variants.shuffle import display_order
 from quiz.variants.variant import VariantError

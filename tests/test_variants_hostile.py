@@ -10,7 +10,7 @@ import pytest
 
 from quiz.authoring.selftest import self_test
 from quiz.expressions.budget import Budget
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
 from quiz.variants.variant import VariantError
 
 CPU_BURNER = """\

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from quiz.bank import load_bank
-from quiz.render.present import worked_words
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
+from quiz.types.present import worked_words
 from quiz.variants.worked import worked_values
 
 CAUSAL = """

@@ -23,7 +23,7 @@ from quiz.expressions import ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Severity
-from quiz.variants.draw import constraint_outcomes, draw_inputs, fault_names, outcomes_of
+from quiz.types.draw import constraint_outcomes, draw_inputs, fault_names, outcomes_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import VariantError
 

@@ -42,8 +42,8 @@ from quiz.format.marks import located
 from quiz.format.model import QuestionBase
 from quiz.i18n import LANGUAGES
 from quiz.types.base import Problem
+from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 DEFAULT_SEEDS: Final = 20

@@ -42,7 +42,7 @@ from quiz.base.own_file import NotOwnFile, read_own_file, this_user
 from quiz.format.claims import Claims
 from quiz.format.diagnostics import Diagnostic, Severity
 from quiz.format.model import QuestionBase
-from quiz.types.registry import Question
+from quiz.models.registry import Question
 
 log = logging.getLogger(__name__)
 

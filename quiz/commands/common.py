@@ -10,7 +10,7 @@ from quiz.bank.cache import BankCache
 from quiz.commands import CommandError
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 EXIT_UNKNOWN_ID = 1

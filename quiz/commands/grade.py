@@ -87,9 +87,9 @@ def run(args: argparse.Namespace) -> int:
     from quiz.answers import Invalid
     from quiz.commands import CommandError
     from quiz.commands.common import find_variant, load
-    from quiz.grading.grade import grade
     from quiz.i18n import tr
-    from quiz.render.present import answer_line, feedback_parts, result_json
+    from quiz.types.grade import grade
+    from quiz.types.present import answer_line, feedback_parts, result_json
     from quiz.types.registry import type_of
 
     if args.hints < 0:

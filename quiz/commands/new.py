@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import load, resolve_or_fail
     from quiz.format.model import ID_PATTERN
     from quiz.format.suggest import did_you_mean
-    from quiz.types.registry import TYPE_NAMES
+    from quiz.models.registry import TYPE_NAMES
 
     if args.kind not in TYPE_NAMES:
         raise CommandError(f"there is no type '{args.kind}'{did_you_mean(args.kind, TYPE_NAMES)}; types: {', '.join(TYPE_NAMES)}", 2)

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from quiz.bank import bundled_claims
     from quiz.format.diagnostics import Report
     from quiz.format.schema import question_file_schema
-    from quiz.types.registry import Question
+    from quiz.models.registry import Question
 
     claims = bundled_claims(Report())
     choices = {"topics": list(claims.topics), "claims": list(claims.claims), "faults": [*(f.value for f in Fault), "all"]}

@@ -35,8 +35,8 @@ def run(args: argparse.Namespace) -> int:
     from quiz.commands.common import find_variant, load
     from quiz.i18n import tr
     from quiz.render.mathtext import markdown_to_plain
-    from quiz.render.present import answer_details, answer_line, how_to_answer, variant_json
     from quiz.render.wrap import fit_text, terminal_width
+    from quiz.types.present import answer_details, answer_line, how_to_answer, variant_json
 
     variant = find_variant(load(args), args.id, args.seed)
     if args.starter:

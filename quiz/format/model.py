@@ -1,6 +1,6 @@
 """The question model's building blocks: the fields every question has and the parts types share.
 
-Each question type's own model lives in `quiz/types/models.py`, built from these. The
+Each question type's own model lives in `quiz/models/questions.py`, built from these. The
 loader converts YAML into them (see `convert.py`) and the JSON Schema for editors is generated
 from them (see `schema.py`), so the model is the single description of the format.
 `docs/authoring.md` explains it for authors, with an example of every type. The models take

@@ -1,1 +1,2 @@
-"""Grading: scores, verdicts and the tolerance rule; `grade.grade` applies a type's own rule."""
+"""Grading's shared parts: scores, verdicts and the tolerance rule (each type's own rule is in `quiz/types/`,
+and `quiz.types.grade` applies it)."""

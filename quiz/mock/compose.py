@@ -17,7 +17,7 @@ from typing import Final
 from quiz.bank import Bank, Selection, SelectionError
 from quiz.format.model import QuestionBase
 from quiz.mock.options import MockOptions, mock_key
-from quiz.variants.draw import make_variant
+from quiz.types.draw import make_variant
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 

@@ -19,7 +19,7 @@ from quiz.mock.clock import clock_text
 from quiz.mock.report import AWAITING, MockReport, QuestionLine
 from quiz.mock.session import SPOKEN
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.present import answer_line
+from quiz.types.present import answer_line
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 

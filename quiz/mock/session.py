@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from quiz.answers.outcome import Invalid
 from quiz.bank import Bank
-from quiz.grading.grade import grade
 from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
 from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock
@@ -32,6 +31,7 @@ from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
+from quiz.types.grade import grade
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 

@@ -13,11 +13,11 @@ from quiz.base.numbers import format_array_inline
 from quiz.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.compose import MockPlan
+from quiz.models.questions import ExplainQuestion
 from quiz.render.mathtext import markdown_to_plain
-from quiz.render.present import answer_line, prompt_preview
-from quiz.types.models import ExplainQuestion
+from quiz.types.draw import make_variant
+from quiz.types.present import answer_line, prompt_preview
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant
 
 _PLAN_COLUMNS = ("mock.col_question", "mock.col_topic", "mock.col_level", "mock.col_budget", "mock.col_by")

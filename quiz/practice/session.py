@@ -18,13 +18,13 @@ from quiz.bank import Bank, Selection, SelectionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.model import Text
-from quiz.grading.grade import give_up, grade
 from quiz.grading.result import Result
 from quiz.history.graded import attempt_from_grade
 from quiz.history.records import AttemptRecord, now_ms
 from quiz.practice.summary import RoundEntry, RoundSummary, summarise
+from quiz.types.draw import make_variant
+from quiz.types.grade import give_up, grade
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 MAX_SEED = 10**6

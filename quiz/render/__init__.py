@@ -1,1 +1,2 @@
-"""Text for the terminal: numbers, maths in Unicode, and variants and results as text and JSON."""
+"""Text for the terminal: maths in Unicode, plain JSON-ready data, and text fitted to a width (a variant
+or a result as text or JSON is its type's to say, in `quiz.types.present`)."""

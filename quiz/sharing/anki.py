@@ -21,10 +21,10 @@ import genanki
 
 from quiz.bank import Bank
 from quiz.i18n import tr
-from quiz.render.present import how_to_answer
 from quiz.sharing.html import inline_html, variant_html
+from quiz.types.draw import make_variant
+from quiz.types.present import how_to_answer
 from quiz.types.registry import type_of
-from quiz.variants.draw import make_variant
 from quiz.variants.variant import Variant, VariantError
 
 MODEL_ID: Final = 1_738_211_457

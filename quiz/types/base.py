@@ -1,6 +1,6 @@
 """What every question type provides: the unit of change when a type is added or altered.
 
-A type is its model (the dataclass authors write in YAML, in `quiz.types.models` with the other
+A type is its model (the dataclass authors write in YAML, in `quiz.models.questions` with the other
 types' models) and one module under `quiz/types/` holding a `QuestionType`, which checks the
 rules beyond the model's fields, reads a typed response, grades it, reveals the answer and
 writes the type's text and JSON forms. The registry (`quiz.types.registry`) finds it by its

@@ -12,9 +12,9 @@ from quiz.format.model import error_at, option_ids
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import ChoiceQuestion
 from quiz.types import options
 from quiz.types.base import Evaluate, QuestionType
-from quiz.types.models import ChoiceQuestion
 from quiz.variants.variant import Variant, VariantError, quoted
 
 SCAFFOLD = r"""id: <ID>

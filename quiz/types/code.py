@@ -24,8 +24,8 @@ from quiz.format.model import Text, error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import CodeQuestion
 from quiz.types.base import Mistake, Problem, QuestionType
-from quiz.types.models import CodeQuestion
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:

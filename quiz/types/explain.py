@@ -8,8 +8,8 @@ from quiz.answers import Invalid
 from quiz.format.model import Text
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import ExplainQuestion
 from quiz.types.base import QuestionType
-from quiz.types.models import ExplainQuestion
 from quiz.types.reading import NONE_WORDS, item_numbers, plain_text
 from quiz.variants.variant import Variant
 

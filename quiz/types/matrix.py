@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quiz.types.models import MatrixQuestion
+from quiz.models.questions import MatrixQuestion
 from quiz.types.numeric import NumericType
 
 SCAFFOLD = r"""id: <ID>

@@ -11,9 +11,9 @@ from quiz.format.model import error_at
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import MultiQuestion
 from quiz.types import options
 from quiz.types.base import QuestionType
-from quiz.types.models import MultiQuestion
 from quiz.types.reading import NONE_WORDS, plain_text
 from quiz.variants.variant import Variant
 

@@ -22,9 +22,9 @@ from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, near_numbers, within
 from quiz.i18n import tr
+from quiz.models.questions import NumericQuestion
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
-from quiz.types.models import NumericQuestion
 from quiz.variants.variant import Variant, VariantError, quoted
 
 MAX_ELEMENTS: Final = 64

@@ -21,8 +21,8 @@ from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_source import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import CriticalPair, OrderQuestion
 from quiz.types.base import Mistake, QuestionType
-from quiz.types.models import CriticalPair, OrderQuestion
 from quiz.types.reading import item_numbers, plain_text
 from quiz.variants.shuffle import display_order
 from quiz.variants.variant import Variant

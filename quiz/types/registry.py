@@ -1,8 +1,7 @@
-"""Every question type by its `type` name, and the question union the loader converts YAML into.
+"""Every question type's behaviour by its `type` name, and converting YAML data into a question.
 
-The models are light and all imported here (the bank needs every one to read a pack or the
-cache); a type's behaviour is imported the first time a question of that type is checked,
-drawn or graded, so a warm start imports only the types it shows.
+A type's behaviour is imported the first time a question of that type is checked, drawn or
+graded, so a warm start imports only the types it shows (the light models are in `quiz.models`).
 """
 
 from __future__ import annotations
@@ -10,47 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import import_module
-from typing import TYPE_CHECKING, Annotated, Final, Union
+from typing import TYPE_CHECKING, Final
 
-from quiz.format.convert import Tagged, converter_for
+from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase
 from quiz.format.yaml_source import YamlMap
-from quiz.types.models import (
-    ChoiceQuestion,
-    CodeQuestion,
-    ExplainQuestion,
-    MatrixQuestion,
-    MultiQuestion,
-    NumberQuestion,
-    OrderQuestion,
-    TrueFalseQuestion,
-    VectorQuestion,
-)
+from quiz.models.registry import MODELS, TYPE_NAMES, Question
 
 if TYPE_CHECKING:  # the behaviour's base brings the expressions, grading and variants: imported with a type
     from quiz.types.base import QuestionType
-
-MODELS: Final[dict[str, type[QuestionBase]]] = {
-    "number": NumberQuestion,
-    "vector": VectorQuestion,
-    "matrix": MatrixQuestion,
-    "choice": ChoiceQuestion,
-    "multi": MultiQuestion,
-    "order": OrderQuestion,
-    "truefalse": TrueFalseQuestion,
-    "explain": ExplainQuestion,
-    "code": CodeQuestion,
-}
-"""Each type's model by its name, in the order types are listed (`quiz new`, the schema)."""
-TYPE_NAMES: Final = tuple(MODELS)
-QUESTION_TYPES: Final = tuple(MODELS.values())
-
-# A type hint built at run time from the registered models, for the converter and the schema; to
-# the type checker it is a value (a question it converts is a QuestionBase).
-Question: Final[object] = Annotated[Union[QUESTION_TYPES], Tagged("type")]  # noqa: UP007 - a union built from the tuple
-"""Any question, told apart by its `type` field."""
 
 
 @cache

@@ -7,8 +7,8 @@ from typing import Any, Final
 from quiz.answers import Invalid
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
+from quiz.models.questions import TrueFalseQuestion
 from quiz.types.base import QuestionType
-from quiz.types.models import TrueFalseQuestion
 from quiz.types.reading import plain_text
 from quiz.variants.variant import Variant
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from quiz.types.models import VectorQuestion
+from quiz.models.questions import VectorQuestion
 from quiz.types.numeric import NumericType
 
 SCAFFOLD = r"""id: <ID>

@@ -24,8 +24,8 @@ from quiz.bank import SelectionError
 from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
 from quiz.i18n import tr
+from quiz.models.questions import ExplainQuestion
 from quiz.practice.session import PracticeSession
-from quiz.types.models import ExplainQuestion
 from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget

@@ -14,7 +14,7 @@ from textual.widgets import Label, Static
 
 from quiz.grading.result import Result, Verdict
 from quiz.i18n import tr
-from quiz.render.present import answer_line, feedback_parts, worked_words
+from quiz.types.present import answer_line, feedback_parts, worked_words
 from quiz.ui.widgets.explanation import ParsedExplanation, explanation_widget, parse_explanation
 from quiz.ui.widgets.heatmap import Heatmap
 from quiz.ui.widgets.tensor import TensorView

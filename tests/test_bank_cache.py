@@ -15,7 +15,7 @@ from quiz.bank import Bank, load_bank
 from quiz.bank import loading as bank_loading
 from quiz.bank.cache import KEPT_FILES, MAX_CACHE_BYTES, BankCache, source_hash
 from quiz.base import locations
-from quiz.format.yaml_source import ReadingStopped
+from quiz.format.yaml_data import ReadingStopped
 
 HOSTILE = Path(__file__).parent / "hostile"
 

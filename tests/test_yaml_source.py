@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from quiz.format.diagnostics import SourceError
-from quiz.format.yaml_source import (
+from quiz.format.yaml_data import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_ITEMS,
@@ -17,8 +17,8 @@ from quiz.format.yaml_source import (
     Refused,
     YamlList,
     YamlMap,
-    read_yaml_file,
 )
+from quiz.format.yaml_source import read_yaml_file
 
 
 def write(tmp_path: Path, text: str | bytes, name: str = "q.yaml") -> Path:

@@ -21,7 +21,7 @@ from quiz.authoring.validation import Validation
 from quiz.bank import pack_files
 from quiz.base.bounded_read import UnreadableFile, read_bounded
 from quiz.format.diagnostics import Diagnostic
-from quiz.format.yaml_source import MAX_FILE_BYTES
+from quiz.format.yaml_data import MAX_FILE_BYTES
 
 INTERVAL = 1.0
 """Seconds between two looks at the files."""

@@ -23,7 +23,8 @@ from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report
 from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
 from quiz.format.scalars import INVALID
-from quiz.format.yaml_source import ReadingStopped, Refused, StopCheck, YamlList, YamlMap, parse_yaml, read_source
+from quiz.format.yaml_data import ReadingStopped, Refused, StopCheck, YamlList, YamlMap
+from quiz.format.yaml_source import parse_yaml, read_source
 from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -12,7 +12,8 @@ from quiz.format.diagnostics import Location, Report, SourceError
 from quiz.format.marks import Where
 from quiz.format.scalars import INVALID
 from quiz.format.suggest import did_you_mean
-from quiz.format.yaml_source import YamlList, YamlMap, parse_yaml, read_source
+from quiz.format.yaml_data import YamlList, YamlMap
+from quiz.format.yaml_source import parse_yaml, read_source
 
 CLAIMS_FILE = "claims.yaml"
 

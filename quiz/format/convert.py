@@ -23,7 +23,7 @@ from quiz.format.limits import check_limits
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import INVALID, describe, expected, to_bool, to_float, to_int, to_str
 from quiz.format.suggest import closest, did_you_mean
-from quiz.format.yaml_source import Refused, YamlList, YamlMap
+from quiz.format.yaml_data import Refused, YamlList, YamlMap
 
 
 class Convertible(Protocol):

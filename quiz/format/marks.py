@@ -7,7 +7,7 @@ from pathlib import Path
 
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Location
-from quiz.format.yaml_source import YamlList, YamlMap
+from quiz.format.yaml_data import YamlList, YamlMap
 
 
 @record(slots=True)

@@ -13,7 +13,7 @@ from typing import Final
 
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
-from quiz.format.yaml_source import Refused, YamlList, YamlMap
+from quiz.format.yaml_data import Refused, YamlList, YamlMap
 
 INVALID: Final = object()
 """What a converter returns after reporting a problem."""

@@ -11,8 +11,7 @@ from typing import Final
 import yaml
 
 from quiz.format.diagnostics import Location, SourceError
-from quiz.format.yaml_hints import yaml_hint
-from quiz.format.yaml_source import (
+from quiz.format.yaml_data import (
     MAX_DEPTH,
     MAX_FILE_BYTES,
     MAX_ITEMS,
@@ -27,6 +26,7 @@ from quiz.format.yaml_source import (
     YamlList,
     YamlMap,
 )
+from quiz.format.yaml_hints import yaml_hint
 
 # libyaml's parser when PyYAML was built with it; the pure-Python one otherwise
 _Loader = yaml.CSafeLoader if yaml.__with_libyaml__ else yaml.SafeLoader

@@ -32,7 +32,7 @@ from quiz.format.model import (
     error_at,
 )
 from quiz.format.scalars import INVALID, describe
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 
 MAX_OPTIONS: Final = 26
 """The most options a choice or multi question has: one letter each."""

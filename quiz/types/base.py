@@ -21,7 +21,7 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase, Text
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result
 from quiz.render.plain_data import json_ready
 from quiz.variants.variant import Variant

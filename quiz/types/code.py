@@ -21,7 +21,7 @@ from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located
 from quiz.format.model import Text, error_at
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.models.questions import CodeQuestion

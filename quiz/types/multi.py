@@ -8,7 +8,7 @@ from quiz.answers import Invalid
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
 from quiz.format.model import error_at
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.i18n import tr
 from quiz.models.questions import MultiQuestion

@@ -18,7 +18,7 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where, located
 from quiz.format.model import Tolerance, error_at
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, near_numbers, within
 from quiz.i18n import tr

@@ -15,7 +15,7 @@ from quiz.format.convert import converter_for
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase
-from quiz.format.yaml_source import YamlMap
+from quiz.format.yaml_data import YamlMap
 from quiz.models.registry import MODELS, TYPE_NAMES, Question
 
 if TYPE_CHECKING:  # the behaviour's base brings the expressions, grading and variants: imported with a type

@@ -10,12 +10,13 @@ The question and its answer are laid out by `AnsweringScreen`, which the mock in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.command import Provider
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Vertical
 from textual.reactive import var
 from textual.widgets import Static
@@ -26,7 +27,6 @@ from quiz.history.recorder import Recorder
 from quiz.i18n import tr
 from quiz.models.questions import ExplainQuestion
 from quiz.practice.session import PracticeSession
-from quiz.ui.commands import QuestionCommands
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.maths import MathMarkdown
@@ -38,6 +38,40 @@ if TYPE_CHECKING:  # the help screen is imported when first opened
 
 ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""
+
+
+# The question screen's own entries in the command palette (Ctrl+P), offered only when the screen would
+# accept them: the action each runs. Giving up from the palette is already deliberate, so it is confirmed.
+PALETTE_ENTRIES = {
+    "next_question": "next_question",
+    "fresh_variant": "fresh_variant",
+    "hint": "hint",
+    "give_up": "give_up(True)",
+    "more_worked": "more_worked",
+    "easy": "easy",
+}
+
+
+class QuestionCommands(Provider):
+    """What can be done to the question on screen, in the learner's language."""
+
+    def _entries(self) -> Iterator[tuple[str, str, Callable[[], Awaitable[None]]]]:
+        # Only QuestionScreen lists this provider (its COMMANDS).
+        screen: QuestionScreen = self.screen  # type: ignore[assignment]
+        for name, action in PALETTE_ENTRIES.items():
+            if screen.check_action(name, ()):
+                yield tr(f"ui.cmd_title_{name}", screen.lang), tr(f"ui.cmd_{name}", screen.lang), partial(screen.run_action, action)
+
+    async def discover(self) -> Hits:
+        for title, help_text, run in self._entries():
+            yield DiscoveryHit(title, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, run in self._entries():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), run, help=help_text)
 
 
 class QuestionScreen(AnsweringScreen):

@@ -78,14 +78,14 @@ async def until_shown(pilot):
 Widgets().run(headless=True, size=(100, 30), auto_pilot=until_shown)
 """
 
-# Started as the `quiz` command starts it (its entry point is quiz.entry.main): the command loads the
+# Started as the `quiz` command starts it (its entry point is quiz.cli.entry.main): the command loads the
 # bank and checks the selection, then `practice.launch` runs the app, here headless with a pilot.
 QUIZ = f"""
 import sys, time
-from quiz import entry
+from quiz.cli import entry
 from quiz.base.collector import STARTING
 STARTING.hold()  # what entry.main does first: the harness's own import of practice is held as the command's is
-from quiz.commands import practice
+from quiz.cli import practice
 
 async def until_shown(pilot):  # by class name: the harness imports nothing the app would not
     while type(pilot.app.screen).__name__ != "QuestionScreen" or not pilot.app.screen.query("#answer-input"):

@@ -1,5 +1,5 @@
 """Allow `python -m quiz`."""
 
-from quiz.entry import main
+from quiz.cli.entry import main
 
 raise SystemExit(main())

@@ -7,7 +7,7 @@ import genanki
 import pytest
 
 from quiz.bank import load_bank
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.sharing.anki import DECK_ID, GUID_PREFIX, MODEL_ID
 
 PACK = """\
@@ -93,7 +93,7 @@ def test_one_note_per_question_variant_and_language(tmp_path, pack):
 
 
 def test_fields_carry_the_prompt_the_key_the_worked_solution_and_the_mistakes(tmp_path, pack):
-    from quiz.commands.common import find_variant
+    from quiz.cli.common import find_variant
 
     found = notes(export(tmp_path, pack, "deck.apkg"))
     [(_, _, front, back, tags)] = [n for n in found.values() if n[1] == "anki-number#2"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from quiz.answers import MAX_LENGTH, Invalid, Parsed, describe_shape, parse_answer
 from quiz.answers.nesting import MAX_DEPTH
-from quiz.i18n import catalogue
+from quiz.locale.i18n import catalogue
 
 E, PI, SQRT2 = math.e, math.pi, math.sqrt(2)
 LOGISTIC_2 = E**2 / (1 + E**2)

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from quiz.answers import read_small_int
-from quiz.cli import main
+from quiz.cli.main import main
 
 
 @pytest.mark.parametrize(("text", "number"), [("1", 1), ("12", 12), ("３", 3), ("１２", 12), ("9", 9)])

@@ -9,8 +9,8 @@ from textual.widgets import Select
 
 from hostile_flood import unknown_field_flood
 from pilot_waits import Heard
+from quiz.history.settings import settings_path
 from quiz.practice.session import Selection
-from quiz.settings import settings_path
 from quiz.ui.app import make_app
 from quiz.ui.messages import ChangeLanguage, ChangeTheme
 from quiz.ui.screens.home import HomeScreen

@@ -9,8 +9,8 @@ import os
 import pytest
 
 from quiz.base import locations
-from quiz.catalogue_cache import flat_catalogue, parse
-from quiz.i18n import LANGUAGES, LOCALE_DIR
+from quiz.locale.catalogue_cache import flat_catalogue, parse
+from quiz.locale.i18n import LANGUAGES, LOCALE_DIR
 
 
 def kept_file(lang: str):

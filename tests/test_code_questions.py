@@ -12,7 +12,7 @@ import pytest
 
 from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.code import get_task
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report

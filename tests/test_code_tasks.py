@@ -80,8 +80,8 @@ def loaded_by(statement: str) -> set[str]:
 
 
 def test_the_code_package_uses_nothing_of_the_quiz_but_its_texts():
-    texts = loaded_by("import quiz.i18n")  # the catalogues and what keeps them parsed
-    assert "quiz.i18n" in texts and not any(m.startswith(("quiz.format", "quiz.bank", "quiz.ui", "textual", "yaml")) for m in texts)
+    texts = loaded_by("import quiz.locale.i18n")  # the catalogues and what keeps them parsed
+    assert "quiz.locale.i18n" in texts and not any(m.startswith(("quiz.format", "quiz.bank", "quiz.ui", "textual", "yaml")) for m in texts)
     assert {m for m in loaded_by("from quiz.code import *") if not m.startswith("quiz.code")} == texts
 
 

@@ -20,7 +20,7 @@ from quiz.code import (
     run_checks,
 )
 from quiz.code.sandbox import RunError
-from quiz.i18n import LANGUAGES, catalogue
+from quiz.locale.i18n import LANGUAGES, catalogue
 
 KINDS = ("syntax", "exception", "exit", "os_exit", "cpu_limit", "wall_limit", "memory", "recursion", "stdin",
          "refused", "forbidden_import", "missing_function", "not_callable", "too_long", "crash", "ended", "unreadable", "not_started",

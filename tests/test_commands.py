@@ -11,8 +11,8 @@ import yaml
 from quiz.bank import pack_files
 from quiz.base import locations
 from quiz.base.collector import STARTING
-from quiz.cli import main
-from quiz.commands import common, practice
+from quiz.cli import common, practice
+from quiz.cli.main import main
 from quiz.render.wrap import cell_len
 
 PACK = """\

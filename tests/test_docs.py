@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from quiz.authoring.reference import BEGIN, END, expression_reference
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.expressions.functions import FUNCTIONS
 from quiz.models.registry import TYPE_NAMES
 

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 
 from quiz.answers import Invalid, Parsed, parse_answer, read_small_int
 from quiz.bank import load_bank
-from quiz.commands.grade import read_answer
+from quiz.cli.grade import read_answer
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
-from quiz.i18n import LANGUAGES
-from quiz.settings import Settings, load_settings, save_settings
+from quiz.history.settings import Settings, load_settings, save_settings
+from quiz.locale.i18n import LANGUAGES
 from quiz.types.draw import make_variant
 from quiz.types.grade import grade
 from quiz.variants.variant import VariantError

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from history_records import DAY_MS, attempt
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.history.records import now_ms
 from quiz.history.store import History, history_path, open_history
 

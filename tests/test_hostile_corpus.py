@@ -30,7 +30,7 @@ import pytest
 
 from hostile_flood import unknown_field_flood
 from quiz.bank import load_bank
-from quiz.settings import load_settings, settings_path
+from quiz.history.settings import load_settings, settings_path
 from quiz.ui.app import make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.settings import SettingsScreen

@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input, Markdown, RadioButton, RadioSet, S
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
-from quiz.i18n import LANGUAGES, catalogue
+from quiz.locale.i18n import LANGUAGES, catalogue
 from quiz.ui.app import make_app
 from quiz.ui.translate import interface_text
 

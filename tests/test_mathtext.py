@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.render.mathtext import latex_to_unicode, make_markdown_parser, markdown_to_plain
 from quiz.sharing.html import inline_html
 

@@ -9,7 +9,7 @@ import pytest
 
 from history_records import START_MS, attempt, open_store
 from mock_helpers import BANK, FakeClock, answer_rightly, plan_of, start
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.history.store import history_path
 from quiz.mock.adaptive import weakness
 from quiz.mock.compose import bank_fingerprint, compose

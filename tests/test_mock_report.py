@@ -10,7 +10,7 @@ import pytest
 
 from mock_helpers import BANK, FakeClock, answer_rightly, plan_of, right_answer, start
 from quiz.bank import Selection
-from quiz.cli import build_parser
+from quiz.cli.main import build_parser
 from quiz.history.recorder import Recorder
 from quiz.mock.report import build_report
 from quiz.mock.report_text import report_json, report_json_text, report_markdown

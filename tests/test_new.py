@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.models.registry import TYPE_NAMES
 
 

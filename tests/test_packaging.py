@@ -20,7 +20,7 @@ def test_wheel_contains_question_bank_and_tcss(tmp_path):
     assert bank and {f"quiz/{p}" for p in bank} <= names
     stylesheets = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "quiz").rglob("*.tcss"))
     assert set(stylesheets) <= names
-    assert "quiz/cli.py" in names and "engine/__init__.py" in names
+    assert "quiz/cli/main.py" in names and "engine/__init__.py" in names
 
 
 def test_installed_package_finds_the_bundled_bank(tmp_path):

@@ -2,7 +2,7 @@
 
 import json
 
-from quiz.cli import main
+from quiz.cli.main import main
 
 
 def test_paths_follow_the_environment_and_say_what_exists(capsys, isolated_user_dirs):

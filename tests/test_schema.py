@@ -9,7 +9,7 @@ import yaml
 
 from quiz.bank import load_bank
 from quiz.base import locations
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.format.claims import load_claims
 from quiz.format.diagnostics import Report
 

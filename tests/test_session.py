@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from quiz.bank import Selection, SelectionError, load_bank
+from quiz.history.settings import Settings, load_settings, save_settings
 from quiz.practice.session import PracticeSession
-from quiz.settings import Settings, load_settings, save_settings
 
 BANK = load_bank()
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from quiz.settings import MAX_SETTINGS_BYTES, Settings, SettingsNotSaved, load_settings, save_settings
+from quiz.history.settings import MAX_SETTINGS_BYTES, Settings, SettingsNotSaved, load_settings, save_settings
 
 
 @pytest.mark.parametrize(

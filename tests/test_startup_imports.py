@@ -36,15 +36,15 @@ make_app(start=Selection(key="causal-weights-3x3#3"), seed=1).run(headless=True,
 """,
     "command": UNTIL_SHOWN
     + """
-from quiz import cli
-from quiz.commands import practice
+from quiz.cli import main
+from quiz.cli import practice
 
 def launch(args, selection, bank=None, mode="practice"):
     practice.open_app(args, selection, bank, mode).run(headless=True, size=(100, 30), auto_pilot=until_shown)
     return 0
 
 practice.launch = launch
-sys.exit(cli.main(["practice", "--id", "causal-weights-3x3#3"]))
+sys.exit(main.main(["practice", "--id", "causal-weights-3x3#3"]))
 """,
 }
 

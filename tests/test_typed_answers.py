@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from quiz.answers import Invalid
-from quiz.cli import main
+from quiz.cli.main import main
 from quiz.grading.result import Verdict
 from quiz.types.draw import make_variant
 from quiz.types.grade import grade

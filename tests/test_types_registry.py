@@ -15,7 +15,7 @@ from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.format.model import QuestionBase
 from quiz.grading.result import Verdict
-from quiz.i18n import LANGUAGES, catalogue
+from quiz.locale.i18n import LANGUAGES, catalogue
 from quiz.render.plain_data import json_ready
 from quiz.types.base import QuestionType
 from quiz.types.draw import make_variant

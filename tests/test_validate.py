@@ -5,7 +5,7 @@ import json
 from textwrap import dedent
 
 from quiz.bank import load_bank
-from quiz.cli import main
+from quiz.cli.main import main
 
 
 def validate(capsys, path, *options):

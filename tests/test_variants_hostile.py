@@ -148,7 +148,7 @@ def test_a_slow_question_stops_its_self_test(compile_yaml):
 
 
 def test_a_worked_value_too_large_to_show_is_left_out(compile_yaml, capsys):
-    from quiz.cli import main
+    from quiz.cli.main import main
     from quiz.variants.worked import worked_values
 
     pack = Path(__file__).parent / "hostile" / "c10-worked-value-huge.yaml"

@@ -85,7 +85,7 @@ def test_a_problem_that_only_moves_down_a_line_is_not_news(tmp_path):
 
 def test_the_command_watches_until_interrupted(tmp_path, capsys, monkeypatch):
     from quiz.authoring import watch as watching
-    from quiz.cli import main
+    from quiz.cli.main import main
 
     path = tmp_path / "w.yaml"
     path.write_text(GOOD, encoding="utf-8")

@@ -8,7 +8,7 @@ import numpy as np
 
 from quiz.answers.wording import describe_shape
 from quiz.base.fieldwise import Fieldwise, record
-from quiz.i18n import DEFAULT_LANGUAGE, tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 
 
 # eq=False: numpy arrays have no single truth value, so field-wise equality would raise.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from quiz.base.numbers import TYPED_DIGITS, format_number
-from quiz.i18n import DEFAULT_LANGUAGE, tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 
 
 def describe_shape(shape: tuple[int, ...], lang: str = DEFAULT_LANGUAGE) -> str:

@@ -40,7 +40,7 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.marks import located
 from quiz.format.model import QuestionBase
-from quiz.i18n import LANGUAGES
+from quiz.locale.i18n import LANGUAGES
 from quiz.types.base import Problem
 from quiz.types.draw import make_variant
 from quiz.types.registry import type_of

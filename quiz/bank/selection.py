@@ -13,7 +13,7 @@ from dataclasses import replace
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.claims import Claims
 from quiz.format.model import QuestionBase
-from quiz.i18n import DEFAULT_LANGUAGE, tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 from quiz.variants.keys import parse_key
 
 

@@ -1,6 +1,6 @@
 """Code questions' core: the candidate writes a function in numpy; the engine tests it and names the bug.
 
-No Textual here, and nothing of the quiz but quiz.i18n for the texts. The public API:
+No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The public API:
 
 - `TASKS` / `get_task(id)`: the function kinds a code question can ask for (quiz.code.tasks).
 - `CHECKS` and `check_problems(...)`: the checks an author may name (quiz.code.checks).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
 from quiz.code.sandbox import RunError
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 
 
 def number(x: float) -> str:

@@ -20,7 +20,7 @@ from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import FLOAT_PATTERN, INT_PATTERN, INVALID, MAX_FLOAT_CHARS, MAX_INT_DIGITS, describe
 from quiz.format.yaml_data import Refused, YamlList, YamlMap
-from quiz.i18n import LANGUAGES
+from quiz.locale.i18n import LANGUAGES
 
 ID_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
 HINT_PENALTY: Final = 0.25

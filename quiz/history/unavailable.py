@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from quiz.i18n import DEFAULT_LANGUAGE, tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 
 DAMAGED: Final = "damaged"
 NOT_HISTORY: Final = "not_history"

@@ -14,7 +14,7 @@ from typing import Any
 
 from quiz.bank import Bank
 from quiz.format.model import Text
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.report import AWAITING, MockReport, QuestionLine
 from quiz.mock.session import SPOKEN

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from quiz.bank import Bank
 from quiz.base.numbers import format_array_inline
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.compose import MockPlan
 from quiz.models.questions import ExplainQuestion

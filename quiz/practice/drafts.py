@@ -27,7 +27,7 @@ from quiz.base.atomic import write_text_atomically
 from quiz.format.model import ID_PATTERN
 from quiz.history.store import BUSY_TIMEOUT_S, History, open_history
 from quiz.history.unavailable import HistoryUnavailable, Unavailable
-from quiz.i18n import DEFAULT_LANGUAGE, tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 
 MAX_DRAFT_BYTES: Final = 1 << 20
 """A draft larger than this is not code someone typed; such a file is set aside rather than loaded."""

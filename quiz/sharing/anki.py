@@ -20,7 +20,7 @@ from typing import Final
 import genanki
 
 from quiz.bank import Bank
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.sharing.html import inline_html, variant_html
 from quiz.types.draw import make_variant
 from quiz.types.present import how_to_answer

@@ -11,7 +11,7 @@ from quiz.format.marks import Where
 from quiz.format.model import error_at, option_ids
 from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import ChoiceQuestion
 from quiz.types import options
 from quiz.types.base import Evaluate, QuestionType

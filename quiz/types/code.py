@@ -23,7 +23,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import Text, error_at
 from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import CodeQuestion
 from quiz.types.base import Mistake, Problem, QuestionType
 from quiz.variants.variant import Variant

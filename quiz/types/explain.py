@@ -7,7 +7,7 @@ from typing import Any
 from quiz.answers import Invalid
 from quiz.format.model import Text
 from quiz.grading.result import Result, finish
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import ExplainQuestion
 from quiz.types.base import QuestionType
 from quiz.types.reading import NONE_WORDS, item_numbers, plain_text

@@ -21,7 +21,7 @@ from quiz.format.model import Tolerance, error_at
 from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, near_numbers, within
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import NumericQuestion
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType

@@ -11,7 +11,7 @@ from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
 from quiz.format.yaml_data import YamlMap
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.types.reading import plain_text, small_number, words
 from quiz.variants.shuffle import option_order
 from quiz.variants.variant import Variant

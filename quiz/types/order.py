@@ -20,7 +20,7 @@ from quiz.format.model import Text
 from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import CriticalPair, OrderQuestion
 from quiz.types.base import Mistake, QuestionType
 from quiz.types.reading import item_numbers, plain_text

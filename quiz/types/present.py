@@ -8,7 +8,7 @@ from typing import Any
 from quiz.base.numbers import format_array_inline
 from quiz.format.model import QuestionBase, Text
 from quiz.grading.result import Result, Verdict
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.plain_data import json_ready
 from quiz.types.registry import type_of

@@ -6,7 +6,7 @@ from typing import Any, Final
 
 from quiz.answers import Invalid
 from quiz.grading.result import Result, finish
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import TrueFalseQuestion
 from quiz.types.base import QuestionType
 from quiz.types.reading import plain_text

@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 from quiz.bank import Bank, Selection
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
-from quiz.i18n import tr
+from quiz.history.settings import load_settings
+from quiz.locale.i18n import tr
 from quiz.mock.clock import Clock, interview_clock
-from quiz.settings import load_settings
 from quiz.ui import linebreaks
 from quiz.ui.app_commands import AppCommands
 from quiz.ui.bank_loading import BankLoading

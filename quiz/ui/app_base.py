@@ -25,9 +25,9 @@ from quiz.bank import Bank, Selection, SelectionError
 from quiz.base.collector import STARTING
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord
-from quiz.i18n import tr
+from quiz.history.settings import Settings, save_settings
+from quiz.locale.i18n import tr
 from quiz.practice.session import PracticeSession
-from quiz.settings import Settings, save_settings
 from quiz.ui.messages import DraftElsewhere
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter

@@ -12,7 +12,7 @@ from textual.screen import Screen
 
 from quiz.bank import Selection
 from quiz.base import locations
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import ChangeLanguage, OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartPractice
 from quiz.ui.palette import QuizCommandPalette

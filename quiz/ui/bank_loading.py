@@ -10,7 +10,7 @@ from textual.worker import get_current_worker
 from quiz.bank import Bank, SkippedQuestion, load_bank
 from quiz.bank.cache import BankCache
 from quiz.format.yaml_data import ReadingStopped
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.screens.loading import LoadingScreen
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from textual import on
 
 from quiz.bank import Selection
-from quiz.i18n import LANGUAGES, tr
+from quiz.locale.i18n import LANGUAGES, tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import (
     ChangeLanguage,

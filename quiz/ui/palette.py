@@ -18,7 +18,7 @@ from textual.command import CommandList, CommandPalette
 from textual.visual import VisualType
 from textual.widgets.option_list import Option
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 
 NO_MATCHES_ID: Final[str | None] = getattr(CommandPalette, "_NO_MATCHES", None)
 NOT_LOCALISED: Final = "The command palette's 'No matches found' stays in English: this Textual has no CommandPalette._NO_MATCHES."

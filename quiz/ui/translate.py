@@ -21,7 +21,7 @@ from textual.app import SystemCommand
 from textual.binding import ActiveBinding, Binding
 from textual.dom import DOMNode
 
-from quiz.i18n import catalogue, tr
+from quiz.locale.i18n import catalogue, tr
 
 OUR_AREAS = ("ui.", "mockapp.")
 """Catalogue areas whose keys describe the quiz's own bindings (the mock interview's have their own)."""

@@ -16,7 +16,7 @@ from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase, Text
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 
 
 class VariantError(Exception):

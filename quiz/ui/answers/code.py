@@ -33,7 +33,7 @@ from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
 from quiz.answers import Invalid
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
 from quiz.types.code import CodeAnswer, run_answer, starter_of
 from quiz.ui.answers.base import AnswerWidget

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import Static
 
 from quiz.answers import Invalid
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.types.explain import TYPE as EXPLAIN
 from quiz.types.options import letter
 from quiz.ui.answers.base import plain

@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
 from quiz.answers import Invalid
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.answers.base import AnswerWidget
 
 

@@ -9,7 +9,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from quiz.answers import Invalid, describe_shape
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.translate import with_group_title
 

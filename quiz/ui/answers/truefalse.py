@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.content import Content
 
 from quiz.answers import Invalid
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.answers.lettered import LetteredOptions
 from quiz.ui.answers.pick_one import PickOneAnswer
 

@@ -25,7 +25,7 @@ from textual.widgets import Header, Static
 from quiz.answers import Invalid
 from quiz.base.collector import COLLECTOR
 from quiz.grading.result import Result
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget
 from quiz.ui.answers.registry import answer_widget

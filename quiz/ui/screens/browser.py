@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Header, Select
 
 from quiz.bank import Bank, Selection
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.registry import TYPE_NAMES
 from quiz.types.present import prompt_preview
 from quiz.ui.messages import StartPractice

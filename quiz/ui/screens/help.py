@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Markdown
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.translate import TranslatedBindings, interface_text, is_ours
 
 Section = tuple[str, str]

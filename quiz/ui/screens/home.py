@@ -20,7 +20,7 @@ from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.messages import OpenBrowser, OpenSettings, OpenStatistics, ReviewDue, StartMock, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 
 
 class LoadingScreen(Screen[None]):

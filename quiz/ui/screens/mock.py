@@ -20,7 +20,7 @@ from textual.widgets import Header
 
 from quiz.answers import Invalid
 from quiz.grading.result import Result
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.mock.session import SPOKEN
 from quiz.types.registry import type_of
 from quiz.ui.answers.base import AnswerWidget

@@ -23,7 +23,7 @@ from textual.widgets import Button, Input, Label, Select, SelectionList, Static
 
 from quiz.bank import Bank
 from quiz.history.mocks import MockRow
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.mock.options import DEFAULT_MINUTES, MAX_MINUTES, MAX_QUESTIONS, MAX_SEED, MockOptions, MockOptionsError, minutes_text, parse_minutes
 from quiz.ui.translate import TranslatedBindings, with_group_title
 

@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, SelectionError
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.translate import TranslatedBindings, with_group_title
 
 

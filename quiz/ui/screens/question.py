@@ -24,7 +24,7 @@ from textual.widgets import Static
 from quiz.bank import SelectionError
 from quiz.grading.result import Result
 from quiz.history.recorder import Recorder
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.models.questions import ExplainQuestion
 from quiz.practice.session import PracticeSession
 from quiz.ui.messages import GoHome, MarkEasy, RoundOver

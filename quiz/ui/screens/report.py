@@ -18,7 +18,7 @@ from textual.widgets import Header
 from quiz.bank import Selection
 from quiz.base import locations
 from quiz.base.atomic import write_text_atomically
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.messages import StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter

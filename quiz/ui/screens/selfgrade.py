@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 
 from quiz.history.mocks import LEVELS
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.ui.messages import MockOver
 from quiz.ui.screens.base import QuizScreen

@@ -10,8 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Header, Label, RadioButton, RadioSet, Select
 
-from quiz.i18n import LANGUAGES, tr
-from quiz.settings import Settings
+from quiz.history.settings import Settings
+from quiz.locale.i18n import LANGUAGES, tr
 from quiz.ui.messages import ChangeLanguage, ChangeTheme
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Header, Sparkline, Static
 from quiz.bank import Bank
 from quiz.history.recorder import Recorder
 from quiz.history.stats import Statistics, Window, catalogue
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.summary import mistake_label
 from quiz.ui.widgets.calendar import CalendarHeatmap

@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, Selection
 from quiz.format.model import Text
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.practice.summary import RoundSummary
 from quiz.types.present import one_line
 from quiz.ui.messages import GoHome, ReviewDue, StartPractice

@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from rich.text import Text as RichText
 from textual.widget import Widget
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.ui.widgets.heatmap import pack, shade, shade_style
 
 NONE = "·"

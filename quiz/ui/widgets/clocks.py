@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.mock.clock import INTERVIEW_WARNING, QUESTION_WARNING, Countdown, clock_text
 
 TICK: Final = 0.25

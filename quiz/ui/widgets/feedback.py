@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 from quiz.grading.result import Result, Verdict
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.types.present import answer_line, feedback_parts, worked_words
 from quiz.ui.widgets.explanation import ParsedExplanation, explanation_widget, parse_explanation
 from quiz.ui.widgets.heatmap import Heatmap

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.text import Text as RichText
 from textual.widget import Widget
 
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 
 SHADES = " ░▒▓█"
 MASKED = "·"

@@ -12,7 +12,7 @@ from rich.text import Text as RichText
 from textual.widget import Widget
 
 from quiz.base.numbers import format_number, format_value
-from quiz.i18n import tr
+from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 
 

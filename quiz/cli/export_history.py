@@ -11,7 +11,7 @@ import io
 import sys
 from pathlib import Path
 
-from quiz.commands.history_access import add_lang_argument
+from quiz.cli.history_access import add_lang_argument
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -29,10 +29,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Export to a new file (removed again if the export fails) or to standard output."""
-    from quiz.commands import CommandError
-    from quiz.commands.history_access import history_or_fail
+    from quiz.cli.arguments import CommandError
+    from quiz.cli.history_access import history_or_fail
     from quiz.history.transfer import export
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     fmt = args.format or ("csv" if args.output is not None and args.output.suffix.lower() == ".csv" else "jsonl")
     with history_or_fail(args.lang) as history:

@@ -14,7 +14,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     collections would walk them for nothing (some twenty before the first screen), so they are
     imported held and then frozen out of every later collection."""
     STARTING.hold()  # released once the arguments are read; the commands that open the app hold it again
-    from quiz.cli import main as run_command
+    from quiz.cli.main import main as run_command
 
     gc.freeze()
     return run_command(argv)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from quiz.commands import CommandError
+from quiz.cli.arguments import CommandError
 
 DEFAULT_VARIANTS = 3
 
@@ -36,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Build the cards and write the package; questions that cannot be exported are named."""
-    from quiz.commands.common import load
+    from quiz.cli.common import load
     from quiz.sharing.anki import cards, write_apkg
 
     if not 1 <= args.variants <= 100:

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Final
 
-from quiz.commands import CommandError
-from quiz.i18n import LANGUAGES
+from quiz.cli.arguments import CommandError
+from quiz.locale.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from quiz.history.stats import QuestionInfo
@@ -36,7 +36,7 @@ def open_or_fail(lang: str) -> History:
 def load_catalogue(args: argparse.Namespace) -> dict[str, QuestionInfo]:
     """Each question's topic and claims, as the statistics group them, from the bank with any
     `--bank` packs."""
-    from quiz.commands.common import load
+    from quiz.cli.common import load
     from quiz.history.stats import catalogue
 
     return catalogue(load(args).questions.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from quiz.i18n import LANGUAGES
+from quiz.locale.i18n import LANGUAGES
 
 if TYPE_CHECKING:  # the bank loads numpy, the app Textual: only when a command needs them
     from quiz.bank import Bank, Selection
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     STARTING.hold()  # loading the bank builds objects that live as long as the app: see open_app
     try:
         from quiz.bank import Selection
-        from quiz.commands.common import load, select_or_fail
+        from quiz.cli.common import load, select_or_fail
 
         bank = load(args)
         selection = Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty, key=args.key, ids=args.ids)

@@ -9,8 +9,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from quiz.commands.columns import print_columns
-from quiz.commands.history_access import add_lang_argument
+from quiz.cli.columns import print_columns
+from quiz.cli.history_access import add_lang_argument
 
 if TYPE_CHECKING:  # the history loads lazily, off `quiz --help`'s path
     from quiz.history.stats import Statistics
@@ -33,7 +33,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the statistics at the current local time and print them."""
-    from quiz.commands.history_access import history_or_fail, load_catalogue
+    from quiz.cli.history_access import history_or_fail, load_catalogue
     from quiz.history.stats import statistics
 
     catalogue = load_catalogue(args)
@@ -51,7 +51,7 @@ def _mean(value: float | None) -> str:
 
 
 def _print(result: Statistics, lang: str) -> None:
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     print(tr("history.stats_today", lang, attempts=result.today.attempts, mean=_mean(result.today.mean_score)))
     rate = result.retention.recent.pass_rate

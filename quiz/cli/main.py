@@ -15,7 +15,7 @@ from typing import Final
 from quiz import __version__
 from quiz.base.collector import STARTING
 from quiz.base.terminal_text import terminal_safe_output
-from quiz.commands import CommandError, command_index
+from quiz.cli.arguments import CommandError, command_index
 
 COMMANDS: Final = {
     "practice": "practice",
@@ -35,7 +35,7 @@ COMMANDS: Final = {
     "paths": "paths",
     "export-anki": "export_anki",
 }
-"""Each subcommand's name and its module in `quiz.commands`, in the order `quiz --help` lists them.
+"""Each subcommand's name and its module in `quiz.cli`, in the order `quiz --help` lists them.
 A command imports its own module alone: `quiz practice` starts without loading the other fifteen."""
 EXIT_INTERNAL = 70
 """Exit code of a failure that is our bug, not the input's (EX_SOFTWARE)."""
@@ -59,7 +59,7 @@ def _bank_option(dest: str) -> argparse.ArgumentParser:
 
 def command_module(name: str) -> ModuleType:
     """The module of subcommand `name` (a key of COMMANDS), imported on first use."""
-    return importlib.import_module(f"quiz.commands.{COMMANDS[name]}")
+    return importlib.import_module(f"quiz.cli.{COMMANDS[name]}")
 
 
 def build_parser(commands: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
@@ -88,7 +88,7 @@ def _parser_for(named: str | None, argv: list[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The `quiz` command (started by `quiz.entry.main`); returns the process exit code.
+    """The `quiz` command (started by `quiz.cli.entry.main`); returns the process exit code.
 
     Everything it prints goes through `terminal_safe_output`: no text from a pack, a file name
     or an answer can steer the terminal.

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from quiz.commands import CommandError, seed_number
-from quiz.i18n import LANGUAGES
+from quiz.cli.arguments import CommandError, seed_number
+from quiz.locale.i18n import LANGUAGES
 
 if TYPE_CHECKING:  # the bank loads numpy: only when a command needs it
     from quiz.bank import Bank
@@ -66,14 +66,14 @@ def minutes(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Write a report, print a sheet, or compose the mock and open the app."""
-    from quiz.settings import load_settings
+    from quiz.history.settings import load_settings
 
     lang = args.lang or load_settings()[0].language
     if args.report is not None:
         return write_report(args, lang)
     from quiz.bank import SelectionError
-    from quiz.commands.common import load
-    from quiz.i18n import tr
+    from quiz.cli.common import load
+    from quiz.locale.i18n import tr
     from quiz.mock.compose import compose
     from quiz.mock.sheet import interviewer_sheet
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
 def mock_options(args: argparse.Namespace, bank: Bank, lang: str) -> MockOptions:
     """The options the arguments (or `--key`) describe, checked against the bank."""
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
     from quiz.mock.compose import bank_fingerprint
     from quiz.mock.options import DEFAULT_MINUTES, MockOptions, MockOptionsError, key_matches_bank, parse_mock_key
 
@@ -122,7 +122,7 @@ def mock_options(args: argparse.Namespace, bank: Bank, lang: str) -> MockOptions
 
 def canonical_topic(bank: Bank, topic: str, lang: str) -> str:
     """`topic` as the bank spells it; CommandError naming the topics there are."""
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     folded = topic.strip().casefold()
     found = next((t for t in bank.claims.topics if t.casefold() == folded), None)
@@ -152,9 +152,9 @@ def adaptive_weakness(bank: Bank, lang: str) -> dict[str, float]:
 
 def write_report(args: argparse.Namespace, lang: str) -> int:
     """`--report [KEY|last]`: the stored mock's report, Markdown or JSON."""
-    from quiz.commands.common import load
-    from quiz.commands.history_access import history_or_fail
-    from quiz.i18n import tr
+    from quiz.cli.common import load
+    from quiz.cli.history_access import history_or_fail
+    from quiz.locale.i18n import tr
     from quiz.mock.report import build_report
     from quiz.mock.report_text import report_json_text, report_markdown
 
@@ -180,7 +180,7 @@ def write_report(args: argparse.Namespace, lang: str) -> int:
 
 def emit(text: str, output: Path | None, lang: str) -> None:
     """Print `text`, or write it to a new file `output` (an existing one is never overwritten)."""
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     if output is None:
         sys.stdout.write(text)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from quiz.commands.columns import print_columns
-from quiz.i18n import LANGUAGES
+from quiz.cli.columns import print_columns
+from quiz.locale.i18n import LANGUAGES
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         return list_due(args, args.lang or "en")
     if args.json:
-        from quiz.commands import CommandError
+        from quiz.cli.arguments import CommandError
 
         raise CommandError("--json prints data: use it with --list", 2)
     return practise_due(args)
@@ -45,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
 def practise_due(args: argparse.Namespace) -> int:
     """Open the app on the questions due now that the bank holds, in review mode."""
     from quiz.bank import Selection
-    from quiz.commands.common import load
-    from quiz.commands.history_access import history_or_fail
-    from quiz.commands.practice import launch
+    from quiz.cli.common import load
+    from quiz.cli.history_access import history_or_fail
+    from quiz.cli.practice import launch
     from quiz.history.records import local_now
-    from quiz.i18n import tr
-    from quiz.settings import load_settings
+    from quiz.history.settings import load_settings
+    from quiz.locale.i18n import tr
 
     lang = args.lang or load_settings()[0].language
     bank = load(args)
@@ -64,10 +64,10 @@ def practise_due(args: argparse.Namespace) -> int:
 
 def list_due(args: argparse.Namespace, lang: str) -> int:
     """Print the due cards: question, due, stability (days), difficulty (1-10), retrievability."""
-    from quiz.commands.history_access import history_or_fail
+    from quiz.cli.history_access import history_or_fail
     from quiz.history.records import local_now, to_ms
     from quiz.history.transfer import iso_utc
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     with history_or_fail(lang) as history:
         due = history.due(local_now())

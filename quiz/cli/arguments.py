@@ -3,7 +3,7 @@
 import argparse
 from collections.abc import Sequence
 
-from quiz.i18n import LANGUAGES
+from quiz.locale.i18n import LANGUAGES
 from quiz.variants.keys import MAX_SEED_DIGITS
 
 

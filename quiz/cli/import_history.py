@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from quiz.commands.history_access import add_lang_argument
+from quiz.cli.history_access import add_lang_argument
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -30,10 +30,10 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Import the file and say how many attempts were added."""
-    from quiz.commands import CommandError
-    from quiz.commands.history_access import history_or_fail
+    from quiz.cli.arguments import CommandError
+    from quiz.cli.history_access import history_or_fail
     from quiz.history.transfer import ImportProblem, import_file
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     if not args.file.is_file():
         raise CommandError(tr("history.import_missing", args.lang, path=args.file))

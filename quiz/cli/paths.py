@@ -25,8 +25,8 @@ def run(args: argparse.Namespace) -> int:
     """Print each place and whether it exists yet; a missing or empty packs folder is normal."""
     from quiz.bank import pack_files
     from quiz.base import locations
+    from quiz.history.settings import settings_path
     from quiz.history.store import history_path
-    from quiz.settings import settings_path
 
     packs = locations.user_packs_dir()
     places = {

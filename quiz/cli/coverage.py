@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 def run(args: argparse.Namespace) -> int:
     """Print the coverage table; exit 0 (uncited claims are information, not an error)."""
     from quiz.authoring.coverage import coverage
-    from quiz.commands.common import load
+    from quiz.cli.common import load
 
     report = coverage(load(args))
     if args.json:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from quiz.commands import CommandError
+from quiz.cli.arguments import CommandError
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:

@@ -7,7 +7,7 @@ import sys
 
 from quiz.bank import Bank, Selection, SelectionError, load_bank, resolve_selection
 from quiz.bank.cache import BankCache
-from quiz.commands import CommandError
+from quiz.cli.arguments import CommandError
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.types.draw import make_variant

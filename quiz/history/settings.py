@@ -20,7 +20,7 @@ from quiz.base import locations
 from quiz.base.atomic import write_text_atomically
 from quiz.base.bounded_read import UnreadableFile, read_bounded
 from quiz.base.fieldwise import Fieldwise, record
-from quiz.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from quiz.locale.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 SETTINGS_FILE: Final = "settings.json"
 DEFAULT_THEME: Final = "textual-dark"

@@ -10,8 +10,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from quiz.commands.columns import print_columns
-from quiz.commands.history_access import add_lang_argument
+from quiz.cli.columns import print_columns
+from quiz.cli.history_access import add_lang_argument
 
 if TYPE_CHECKING:  # the history loads lazily, off `quiz --help`'s path
     from quiz.history.records import AttemptRecord
@@ -35,8 +35,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Print the attempts as a table or as JSON objects."""
-    from quiz.commands import CommandError
-    from quiz.commands.history_access import history_or_fail
+    from quiz.cli.arguments import CommandError
+    from quiz.cli.history_access import history_or_fail
 
     if args.limit < 0:
         raise CommandError("--limit cannot be negative (0 lists every attempt)", 2)
@@ -78,7 +78,7 @@ def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
 
 def _check_question_exists(args: argparse.Namespace) -> None:
     """No attempts at `--question`: stop (exit 1) when the bank has no such question either."""
-    from quiz.commands.common import find_variant, load
+    from quiz.cli.common import find_variant, load
 
     bank = load(args)
     if args.question not in bank.questions:
@@ -87,7 +87,7 @@ def _check_question_exists(args: argparse.Namespace) -> None:
 
 def _print_table(attempts: list[AttemptRecord], lang: str) -> None:
     from quiz.history.scheduling import at_datetime
-    from quiz.i18n import tr
+    from quiz.locale.i18n import tr
 
     if not attempts:
         print(tr("history.no_attempts", lang))

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from quiz.commands import CommandError
+from quiz.cli.arguments import CommandError
 
 TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code"
 
@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the id and topic, then print or write the scaffold."""
     from quiz.authoring.scaffold import scaffold
     from quiz.bank import Selection
-    from quiz.commands.common import load, resolve_or_fail
+    from quiz.cli.common import load, resolve_or_fail
     from quiz.format.model import ID_PATTERN
     from quiz.format.suggest import did_you_mean
     from quiz.models.registry import TYPE_NAMES

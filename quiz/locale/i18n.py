@@ -11,11 +11,11 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from quiz.catalogue_cache import flat_catalogue
+from quiz.locale.catalogue_cache import flat_catalogue
 
 LANGUAGES: Final = ("en", "ja")
 DEFAULT_LANGUAGE: Final = "en"
-LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR: Final = Path(__file__).resolve().parent
 
 
 @cache
@@ -23,7 +23,7 @@ def catalogue(lang: str) -> dict[str, str]:
     """The flat `area.key -> text` table for `lang` (empty for an unknown language)."""
     if lang not in LANGUAGES:
         return {}
-    # Parsed once and kept in the cache folder (`quiz.catalogue_cache`): parsing TOML is slow.
+    # Parsed once and kept in the cache folder (`quiz.locale.catalogue_cache`): parsing TOML is slow.
     return flat_catalogue(lang, (LOCALE_DIR / f"{lang}.toml").read_bytes())
 
 

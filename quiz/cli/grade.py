@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quiz.commands import add_variant_arguments, command_index
-from quiz.commands.history_access import EXIT_HISTORY_UNAVAILABLE
+from quiz.cli.arguments import add_variant_arguments, command_index
+from quiz.cli.history_access import EXIT_HISTORY_UNAVAILABLE
 from quiz.history.records import MODES
 
 if TYPE_CHECKING:
@@ -85,9 +85,9 @@ def read_answer(variant: Variant, text: str) -> Any:
 def run(args: argparse.Namespace) -> int:
     """Read the answer, grade it and print the result."""
     from quiz.answers import Invalid
-    from quiz.commands import CommandError
-    from quiz.commands.common import find_variant, load
-    from quiz.i18n import tr
+    from quiz.cli.arguments import CommandError
+    from quiz.cli.common import find_variant, load
+    from quiz.locale.i18n import tr
     from quiz.types.grade import grade
     from quiz.types.present import answer_line, feedback_parts, result_json
     from quiz.types.registry import type_of
@@ -157,7 +157,7 @@ def read_answer_file(path: Path) -> str:
     MAX_FILE_BYTES of it.
     """
     from quiz.base.bounded_read import UnreadableFile, read_bounded
-    from quiz.commands import CommandError
+    from quiz.cli.arguments import CommandError
 
     try:
         raw = read_bounded(path, MAX_FILE_BYTES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from quiz.i18n import LANGUAGES
+from quiz.locale.i18n import LANGUAGES
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
 
     A selection that matches nothing is an error (exit 1), as it is for `quiz practice`."""
     from quiz.bank import Selection
-    from quiz.commands.common import load, select_or_fail
+    from quiz.cli.common import load, select_or_fail
     from quiz.types.present import prompt_preview
 
     bank = load(args)

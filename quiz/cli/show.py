@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from quiz.commands import add_variant_arguments
+from quiz.cli.arguments import add_variant_arguments
 
 if TYPE_CHECKING:  # the bank and its variants load lazily, off `quiz --help`'s path
     from quiz.variants.variant import Variant
@@ -32,8 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Print the variant as text or JSON."""
-    from quiz.commands.common import find_variant, load
-    from quiz.i18n import tr
+    from quiz.cli.common import find_variant, load
+    from quiz.locale.i18n import tr
     from quiz.render.mathtext import markdown_to_plain
     from quiz.render.wrap import fit_text, terminal_width
     from quiz.types.present import answer_details, answer_line, how_to_answer, variant_json
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
 def print_starter(variant: Variant) -> int:
     """Print the starter as a file (`quiz show ID --starter > solution.py`); exit 1 for a question without one."""
-    from quiz.commands import CommandError
+    from quiz.cli.arguments import CommandError
     from quiz.types.registry import type_of
 
     starter = type_of(variant.question).starter(variant)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from quiz.answers import MAX_LENGTH, parse_answer
+from quiz.answer_text import MAX_LENGTH, parse_answer
 
 REPEATS = 21
 

@@ -23,7 +23,7 @@ LAYERS = [
     ("PyYAML", ["yaml"]),
     ("engine", ["engine"]),
     ("question format, expressions, bank", ["quiz.format.model", "quiz.expressions", "quiz.format.checks", "quiz.bank"]),
-    ("variants, grading, practice, answers, maths", ["quiz.practice.session", "quiz.answers", "quiz.render.mathtext"]),
+    ("variants, grading, practice, answers, maths", ["quiz.practice.session", "quiz.answer_text", "quiz.render.mathtext"]),
     ("our app, screens and widgets", ["quiz.ui.app"]),
 ]
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quiz.answers import MAX_LENGTH, Invalid, Parsed, describe_shape, parse_answer
-from quiz.answers.nesting import MAX_DEPTH
+from quiz.answer_text import MAX_LENGTH, Invalid, Parsed, describe_shape, parse_answer
+from quiz.answer_text.nesting import MAX_DEPTH
 from quiz.locale.i18n import catalogue
 
 E, PI, SQRT2 = math.e, math.pi, math.sqrt(2)
@@ -548,7 +548,7 @@ def test_a_signed_number_reads_as_the_grammar_gives_it(number, signs):
 
 
 def test_ascii_answers_keep_their_columns():
-    from quiz.answers.normalise import normalise
+    from quiz.answer_text.normalise import normalise
 
     assert normalise("[1, -2]").columns == (1, 2, 3, 4, 5, 6, 7)
     assert normalise("2²").text == "2^(2)"  # not ASCII: mapped as before

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from quiz.answers import read_small_int
+from quiz.answer_text import read_small_int
 from quiz.cli.main import main
 
 

@@ -19,8 +19,8 @@ from pilot_waits import settle
 from quiz.bank import Selection, load_bank
 from quiz.base.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
-from quiz.ui.answers.lettered import LetteredChecklist, LetteredOptions
-from quiz.ui.answers.order import OrderAnswer
+from quiz.ui.answer_widgets.lettered import LetteredChecklist, LetteredOptions
+from quiz.ui.answer_widgets.order import OrderAnswer
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen

@@ -22,7 +22,7 @@ from pilot_waits import Heard, settle
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
-from quiz.ui.answers.code import CodeEditorAnswer
+from quiz.ui.answer_widgets.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
 from test_app_layout import assert_footer_keys_whole, footer_keys
 

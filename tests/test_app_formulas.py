@@ -19,7 +19,7 @@ from pilot_waits import settle
 from quiz.bank import Selection
 from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
-from quiz.ui.answers.explain import ExplainAnswer
+from quiz.ui.answer_widgets.explain import ExplainAnswer
 from quiz.ui.app import make_app
 from quiz.ui.widgets.explanation import PlainExplanation
 

@@ -21,7 +21,7 @@ from feedback_state import feedback_shown
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
-from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.app import QuizApp, make_app
 from quiz.ui.screens.base import HEIGHT_CLASSES, WIDTH_CLASSES, QuizScreen
 from quiz.ui.screens.summary import SummaryScreen
@@ -246,7 +246,7 @@ async def test_a_wrapped_option_has_one_tick_box_and_hangs_under_its_text(lang, 
     """Textual's SelectionList drew a box beside every line of a wrapped option, lit with the state
     of the option below; the checklist draws one box per option and indents the rest of its text."""
     from quiz.bank import load_bank
-    from quiz.ui.answers.lettered import LetteredChecklist
+    from quiz.ui.answer_widgets.lettered import LetteredChecklist
 
     app = make_app(start=Selection(key="cosine-attention-properties#1"), lang=lang, bank=load_bank())
     async with app.run_test(size=size) as pilot:

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quiz.answers import Invalid, Parsed, parse_answer, read_small_int
+from quiz.answer_text import Invalid, Parsed, parse_answer, read_small_int
 from quiz.bank import load_bank
 from quiz.cli.grade import read_answer
 from quiz.format.checks import check_question

@@ -50,9 +50,9 @@ sys.exit(main.main(["practice", "--id", "causal-weights-3x3#3"]))
 
 LATER = (
     "quiz.ui.screens.help",  # F1
-    "quiz.ui.answers.code",  # a code question's editor
-    "quiz.ui.answers.choice",  # other types' widgets
-    "quiz.ui.answers.explain",
+    "quiz.ui.answer_widgets.code",  # a code question's editor
+    "quiz.ui.answer_widgets.choice",  # other types' widgets
+    "quiz.ui.answer_widgets.explain",
     "quiz.types.choice",  # other types' behaviour: a warm start reads only their models
     "quiz.types.multi",
     "quiz.types.order",
@@ -69,8 +69,8 @@ LATER = (
     "yaml",  # a warm start reads every pack from the bank cache, no YAML
     "quiz.format.yaml_events",
     "tomllib",  # the catalogues are read from the cache folder as JSON, not parsed again
-    "quiz.answers.parse",  # the answer parser: on the first key typed
-    "quiz.answers.expression",
+    "quiz.answer_text.parse",  # the answer parser: on the first key typed
+    "quiz.answer_text.expression",
 )
 
 
@@ -84,7 +84,7 @@ def modules_when_shown(start: str) -> set[str]:
 def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported(start):
     modules_when_shown(start)  # a cold start checks every pack (a code question's task too) and fills the cache
     loaded = modules_when_shown(start)
-    assert "quiz.ui.answers.numeric" in loaded  # the question's own widget
+    assert "quiz.ui.answer_widgets.numeric" in loaded  # the question's own widget
     assert loaded.isdisjoint(LATER), sorted(loaded & set(LATER))
 
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.cli.main import main
 from quiz.grading.result import Verdict
 from quiz.types.draw import make_variant

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.authoring.scaffold import scaffold
 from quiz.bank import load_bank
 from quiz.format.checks import check_question
@@ -20,8 +20,8 @@ from quiz.render.plain_data import json_ready
 from quiz.types.base import QuestionType
 from quiz.types.draw import make_variant
 from quiz.types.registry import QUESTION_TYPES, TYPE_NAMES, TYPES, type_of
-from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.registry import WIDGETS, widget_class
+from quiz.ui.answer_widgets.base import AnswerWidget
+from quiz.ui.answer_widgets.registry import WIDGETS, widget_class
 
 GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "authoring.md").read_text(encoding="utf-8")
 GUIDE_EXAMPLES = re.findall(r"```yaml\n((?:- )?id:.*?)```", GUIDE, flags=re.S)

@@ -74,7 +74,7 @@ def read_answer(variant: Variant, text: str) -> Any:
 
     Text longer than any answer is refused before a reader converts anything.
     """
-    from quiz.answers import MAX_LENGTH, Invalid
+    from quiz.answer_text import MAX_LENGTH, Invalid
     from quiz.types.registry import type_of
 
     if len(text) > MAX_LENGTH:
@@ -84,7 +84,7 @@ def read_answer(variant: Variant, text: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Read the answer, grade it and print the result."""
-    from quiz.answers import Invalid
+    from quiz.answer_text import Invalid
     from quiz.cli.arguments import CommandError
     from quiz.cli.common import find_variant, load
     from quiz.locale.i18n import tr

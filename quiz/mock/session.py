@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from quiz.answers.outcome import Invalid
+from quiz.answer_text.outcome import Invalid
 from quiz.bank import Bank
 from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade

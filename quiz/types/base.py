@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Generic, TypeVar
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion

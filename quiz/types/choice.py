@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where

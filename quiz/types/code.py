@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from quiz import code
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located

@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from quiz.answers import Invalid, describe_shape
+from quiz.answer_text import Invalid, describe_shape
 from quiz.base.numbers import format_array_inline, format_number
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location, Report
@@ -139,7 +139,7 @@ class NumericType(QuestionType[NumericQuestion]):
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         # The parser reads the raw text itself: its own normalising keeps columns exact and never
         # lets NFKC turn `3²` into 32. Imported here: a start shows a question before reading an answer.
-        from quiz.answers import parse_answer
+        from quiz.answer_text import parse_answer
 
         parsed = parse_answer(text, np.shape(variant.answer))
         return parsed if isinstance(parsed, Invalid) else parsed.value

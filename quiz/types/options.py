@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection
 from typing import Any, Final, Protocol, runtime_checkable
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Where, located
 from quiz.format.model import Text

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Final
 
-from quiz.answers import Invalid, read_small_int
+from quiz.answer_text import Invalid, read_small_int
 
 SEPARATORS: Final = re.compile(r"[\s,、]+")
 NONE_WORDS: Final = frozenset({"none", "なし", "-"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.grading.result import Result, finish
 from quiz.locale.i18n import tr
 from quiz.models.questions import TrueFalseQuestion

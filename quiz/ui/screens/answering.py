@@ -1,7 +1,7 @@
 """What the practice question screen and the mock interview share: a question and its answer.
 
 The prompt and the type's rule scroll in their own region; the answer widget for the question's
-type (from the registry in quiz.ui.answers), with its Read-as preview, stays docked below, and a
+type (from the registry in quiz.ui.answer_widgets), with its Read-as preview, stays docked below, and a
 line above it says what is wrong with the answer as typed. Submitting reads the widget's response
 and hands a readable one to `grade`, which each screen implements: practice grades and shows
 feedback at once (its answer-independent part mounted, hidden, while the question is read), a
@@ -22,13 +22,13 @@ from textual.reactive import Reactive, var
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.base.collector import COLLECTOR
 from quiz.grading.result import Result
 from quiz.locale.i18n import tr
 from quiz.types.registry import type_of
-from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.registry import answer_widget
+from quiz.ui.answer_widgets.base import AnswerWidget
+from quiz.ui.answer_widgets.registry import answer_widget
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 from quiz.ui.widgets.maths import MathMarkdown

@@ -18,14 +18,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Header
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.grading.result import Result
 from quiz.locale.i18n import tr
 from quiz.mock.session import SPOKEN
 from quiz.types.registry import type_of
-from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.notes import NotesAnswer
-from quiz.ui.answers.registry import answer_widget
+from quiz.ui.answer_widgets.base import AnswerWidget
+from quiz.ui.answer_widgets.notes import NotesAnswer
+from quiz.ui.answer_widgets.registry import answer_widget
 from quiz.ui.messages import MockOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.clocks import ClockBar

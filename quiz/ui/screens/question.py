@@ -228,7 +228,7 @@ class QuestionScreen(AnsweringScreen):
         if variant is None or not isinstance(variant.question, ExplainQuestion) or self.model_shown:
             return
         # Imported by the registry with the widget this question shows; not before the first frame.
-        from quiz.ui.answers.explain import ExplainAnswer
+        from quiz.ui.answer_widgets.explain import ExplainAnswer
 
         widget = self.query_one(ExplainAnswer)
         title = Static(tr("ui.model_answer", self.lang), classes="section-title", markup=False)

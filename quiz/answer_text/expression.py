@@ -23,10 +23,10 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Final
 
-from quiz.answers.nesting import Group, Item
-from quiz.answers.outcome import Rejected
-from quiz.answers.tokens import Kind, Token
-from quiz.answers.wording import render_value, visible
+from quiz.answer_text.nesting import Group, Item
+from quiz.answer_text.outcome import Rejected
+from quiz.answer_text.tokens import Kind, Token
+from quiz.answer_text.wording import render_value, visible
 
 _CONSTANTS: Final[dict[str, float]] = {"e": math.e, "pi": math.pi}
 

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.format.model import Text
 from quiz.render.mathtext import markdown_to_plain
 from quiz.variants.variant import Variant

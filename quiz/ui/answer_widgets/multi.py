@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from quiz.types.options import letter, shown
-from quiz.ui.answers.base import plain
-from quiz.ui.answers.checklist import ChecklistAnswer
-from quiz.ui.answers.lettered import LetteredChecklist
+from quiz.ui.answer_widgets.base import plain
+from quiz.ui.answer_widgets.checklist import ChecklistAnswer
+from quiz.ui.answer_widgets.lettered import LetteredChecklist
 
 
 class MultiAnswer(ChecklistAnswer):

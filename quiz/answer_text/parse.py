@@ -7,14 +7,14 @@ from typing import Final
 
 import numpy as np
 
-from quiz.answers.expression import evaluate
-from quiz.answers.layout import Cells, arrange
-from quiz.answers.nesting import nest
-from quiz.answers.normalise import Normalised, normalise
-from quiz.answers.outcome import Invalid, Parsed, Rejected
-from quiz.answers.shapes import check_shape, fit_shape
-from quiz.answers.tokens import tokenise
-from quiz.answers.wording import render_value
+from quiz.answer_text.expression import evaluate
+from quiz.answer_text.layout import Cells, arrange
+from quiz.answer_text.nesting import nest
+from quiz.answer_text.normalise import Normalised, normalise
+from quiz.answer_text.outcome import Invalid, Parsed, Rejected
+from quiz.answer_text.shapes import check_shape, fit_shape
+from quiz.answer_text.tokens import tokenise
+from quiz.answer_text.wording import render_value
 
 MAX_LENGTH: Final = 2_000
 """Longest answer read, in characters; it bounds the work done on any input."""

@@ -14,9 +14,9 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
-from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answer_widgets.base import AnswerWidget
 
 
 class NotesAnswer(AnswerWidget):

@@ -8,9 +8,9 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from quiz.answers import Invalid, describe_shape
+from quiz.answer_text import Invalid, describe_shape
 from quiz.locale.i18n import tr
-from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.translate import with_group_title
 
 ROW_ENDS = (",", ";", "[", "(")
@@ -68,7 +68,7 @@ class NumericAnswer(AnswerWidget):
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")
             return
-        from quiz.answers import parse_answer  # on the first key typed, not before the question is shown
+        from quiz.answer_text import parse_answer  # on the first key typed, not before the question is shown
 
         parsed = parse_answer(event.value, self._shape)
         if isinstance(parsed, Invalid):
@@ -86,7 +86,7 @@ class NumericAnswer(AnswerWidget):
         return self.query_one("#answer-input", Input).value
 
     def response(self) -> float | np.ndarray | Invalid:
-        from quiz.answers import parse_answer
+        from quiz.answer_text import parse_answer
 
         parsed = parse_answer(self.query_one(AnswerInput).value, self._shape)
         return parsed if isinstance(parsed, Invalid) else parsed.value

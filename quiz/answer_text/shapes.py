@@ -7,7 +7,7 @@ from numbers import Integral
 
 import numpy as np
 
-from quiz.answers.outcome import Rejected
+from quiz.answer_text.outcome import Rejected
 
 
 def check_shape(shape: tuple[int, ...]) -> tuple[int, ...]:

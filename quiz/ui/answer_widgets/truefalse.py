@@ -5,10 +5,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.content import Content
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
-from quiz.ui.answers.lettered import LetteredOptions
-from quiz.ui.answers.pick_one import PickOneAnswer
+from quiz.ui.answer_widgets.lettered import LetteredOptions
+from quiz.ui.answer_widgets.pick_one import PickOneAnswer
 
 
 class TrueFalseAnswer(PickOneAnswer):

@@ -7,12 +7,12 @@ message key, its parameters and the culprit's column); `describe_shape` words a 
 
 from typing import TYPE_CHECKING
 
-from quiz.answers.outcome import Invalid, Parsed
-from quiz.answers.small_numbers import read_small_int
-from quiz.answers.wording import describe_shape
+from quiz.answer_text.outcome import Invalid, Parsed
+from quiz.answer_text.small_numbers import read_small_int
+from quiz.answer_text.wording import describe_shape
 
 if TYPE_CHECKING:
-    from quiz.answers.parse import MAX_LENGTH, parse_answer
+    from quiz.answer_text.parse import MAX_LENGTH, parse_answer
 
 __all__ = ["MAX_LENGTH", "Invalid", "Parsed", "describe_shape", "parse_answer", "read_small_int"]
 
@@ -24,7 +24,7 @@ def __getattr__(name: str) -> object:
     """The parser's names, from its module imported on first use and kept (PEP 562), as
     `quiz.code` keeps its names: the preview asks for `parse_answer` at every key."""
     if name in PARSER:
-        from quiz.answers import parse
+        from quiz.answer_text import parse
 
         value = getattr(parse, name)
         globals()[name] = value

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Label, ListItem, ListView
 
 from quiz.types.order import TYPE as ORDER
-from quiz.ui.answers.base import AnswerWidget, plain
+from quiz.ui.answer_widgets.base import AnswerWidget, plain
 from quiz.variants.shuffle import display_order
 
 MOVE = Binding.Group("ui.key_move", compact=True)

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from enum import Enum, auto
 from typing import Final
 
-from quiz.answers.normalise import Normalised
-from quiz.answers.outcome import Rejected
-from quiz.answers.wording import visible
+from quiz.answer_text.normalise import Normalised
+from quiz.answer_text.outcome import Rejected
+from quiz.answer_text.wording import visible
 
 
 class Kind(Enum):

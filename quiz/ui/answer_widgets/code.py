@@ -32,11 +32,11 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
 from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
 from quiz.types.code import CodeAnswer, run_answer, starter_of
-from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.messages import DraftElsewhere
 from quiz.ui.translate import with_group_title
 from quiz.variants.variant import Variant

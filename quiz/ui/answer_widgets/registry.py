@@ -11,7 +11,7 @@ from importlib import import_module
 from typing import Final
 
 from quiz.types.registry import type_of
-from quiz.ui.answers.base import AnswerWidget
+from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.variants.variant import Variant
 
 WIDGETS: Final[dict[str, tuple[str, str]]] = {
@@ -25,13 +25,13 @@ WIDGETS: Final[dict[str, tuple[str, str]]] = {
     "explain": ("explain", "ExplainAnswer"),
     "code": ("code", "CodeEditorAnswer"),
 }
-"""Each type's widget: its module under `quiz.ui.answers` and its class."""
+"""Each type's widget: its module under `quiz.ui.answer_widgets` and its class."""
 
 
 def widget_class(type_name: str) -> type[AnswerWidget]:
     """The answer widget of a question type, its module imported on first use."""
     module, name = WIDGETS[type_name]
-    widget: type[AnswerWidget] = getattr(import_module(f"quiz.ui.answers.{module}"), name)
+    widget: type[AnswerWidget] = getattr(import_module(f"quiz.ui.answer_widgets.{module}"), name)
     return widget
 
 

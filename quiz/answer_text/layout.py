@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from quiz.answers.expression import FUNCTION_NAMES
-from quiz.answers.nesting import Group, Item
-from quiz.answers.outcome import Rejected
-from quiz.answers.tokens import Kind
+from quiz.answer_text.expression import FUNCTION_NAMES
+from quiz.answer_text.nesting import Group, Item
+from quiz.answer_text.outcome import Rejected
+from quiz.answer_text.tokens import Kind
 
 Element = tuple[Item, ...]
 """The items of one scalar expression."""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.types.options import letter, shown
-from quiz.ui.answers.base import plain
-from quiz.ui.answers.lettered import LetteredOptions
-from quiz.ui.answers.pick_one import PickOneAnswer
+from quiz.ui.answer_widgets.base import plain
+from quiz.ui.answer_widgets.lettered import LetteredOptions
+from quiz.ui.answer_widgets.pick_one import PickOneAnswer
 
 
 class ChoiceAnswer(PickOneAnswer):

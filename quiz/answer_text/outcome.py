@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from quiz.answers.wording import describe_shape
+from quiz.answer_text.wording import describe_shape
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.locale.i18n import DEFAULT_LANGUAGE, tr
 

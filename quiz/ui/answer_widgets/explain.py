@@ -9,13 +9,13 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from quiz.answers import Invalid
+from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
 from quiz.types.explain import TYPE as EXPLAIN
 from quiz.types.options import letter
-from quiz.ui.answers.base import plain
-from quiz.ui.answers.checklist import ChecklistAnswer
-from quiz.ui.answers.lettered import LetteredChecklist
+from quiz.ui.answer_widgets.base import plain
+from quiz.ui.answer_widgets.checklist import ChecklistAnswer
+from quiz.ui.answer_widgets.lettered import LetteredChecklist
 from quiz.variants.variant import Variant
 
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from quiz.answers.outcome import Rejected
-from quiz.answers.tokens import Kind, Token
+from quiz.answer_text.outcome import Rejected
+from quiz.answer_text.tokens import Kind, Token
 
 MAX_DEPTH: Final = 50
 """Deepest nesting of brackets and parentheses; it also bounds the readers' recursion."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 from textual import on
 from textual.widget import Widget
 
-from quiz.answers import Invalid
-from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.lettered import LetteredOptions
+from quiz.answer_text import Invalid
+from quiz.ui.answer_widgets.base import AnswerWidget
+from quiz.ui.answer_widgets.lettered import LetteredOptions
 
 
 class PickOneAnswer(AnswerWidget):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual import on
 from textual.widget import Widget
 
-from quiz.ui.answers.base import AnswerWidget
-from quiz.ui.answers.lettered import LetteredChecklist
+from quiz.ui.answer_widgets.base import AnswerWidget
+from quiz.ui.answer_widgets.lettered import LetteredChecklist
 
 
 class ChecklistAnswer(AnswerWidget):

@@ -1,4 +1,5 @@
-"""The fixed list of function kinds a code question can ask for, by id."""
+"""Every code task by id, in the order of `TASK_IDS`: each task module defines its tasks, and this
+gathers them, so the list of ids is written once (in `quiz.code.task_ids`, which the model reads)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,22 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from quiz.code.kinds import attention, backward, heads, masks, online, softmax
-from quiz.code.spec import AnyTask
+from quiz.code.spec import AnyTask, Task
+from quiz.code.task_ids import TASK_IDS
 
-TASKS: Mapping[str, AnyTask] = MappingProxyType(
-    {
-        task.id: task
-        for task in (
-            attention.TASK,
-            softmax.SOFTMAX,
-            softmax.SOFTMAX_BACKWARD,
-            masks.CAUSAL_MASK,
-            heads.SPLIT_MERGE_HEADS,
-            heads.MULTI_HEAD_ATTENTION,
-            online.ONLINE_ATTENTION,
-            softmax.ATTENTION_ENTROPY,
-            heads.GQA_ATTENTION,
-            backward.ATTENTION_BACKWARD,
-        )
-    }
-)
+KINDS = (attention, softmax, masks, heads, online, backward)
+"""The modules that define tasks: every `Task` value at their top level is one."""
+
+
+def _gathered() -> dict[str, AnyTask]:
+    found = {value.id: value for kind in KINDS for value in vars(kind).values() if isinstance(value, Task)}
+    if set(found) != set(TASK_IDS):
+        # A task defined without its id in TASK_IDS (or the reverse) would be unreachable or missing.
+        raise RuntimeError(f"code tasks {sorted(found)} do not match TASK_IDS {sorted(TASK_IDS)}")
+    return {task_id: found[task_id] for task_id in TASK_IDS}
+
+
+TASKS: Mapping[str, AnyTask] = MappingProxyType(_gathered())
 
 
 def get_task(task_id: str) -> AnyTask:

@@ -3,6 +3,7 @@ everything it held, after a backup of the v1 file; v2's mock ids and drafts work
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from history_records import DAY_MS, START_MS, attempt, open_store
 from quiz.history import schema
+from quiz.history.records import MODES, Mode
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "history-v1.sqlite3"
 V1_COLUMNS = "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms"
@@ -156,3 +158,15 @@ def test_after_migration_to_v3_a_mock_is_stored_with_its_questions_and_spoken_an
         assert stored.row.options == {"minutes": 5} and stored.row.start_clock == 100.5 and stored.row.start_boot == "boot-1"
         assert [a.follow_up_of for a in stored.asked] == [None, "softmax-two"] and stored.asked[1].shown_s == 31.5
         assert stored.spoken == (spoken,)
+
+
+def test_the_schema_admits_exactly_the_modes_of_the_enumeration(tmp_path):
+    """A mode added to `Mode` needs a migration: a file's CHECK cannot change after it is made."""
+    connection = sqlite3.connect(tmp_path / "h.sqlite")
+    with connection:
+        schema.migrate(connection, 0)
+    sql = connection.execute("SELECT sql FROM sqlite_master WHERE name = 'attempts'").fetchone()[0]
+    connection.close()
+    checked = re.search(r"mode IN \(([^)]*)\)", sql)
+    assert checked is not None
+    assert [value.strip(" '") for value in checked.group(1).split(",")] == list(MODES) == [mode.value for mode in Mode]

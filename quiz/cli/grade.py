@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from quiz.cli.arguments import add_variant_arguments, command_index
 from quiz.cli.history_access import EXIT_HISTORY_UNAVAILABLE
-from quiz.history.records import MODES
+from quiz.history.records import MODES, Mode
 
 if TYPE_CHECKING:
     from quiz.grading.result import Result
@@ -136,7 +136,7 @@ def _record(args: argparse.Namespace, variant: Variant, result: Result, text: st
     from quiz.history.store import History, open_history
     from quiz.history.unavailable import HistoryUnavailable
 
-    mode = args.mode or "practice"
+    mode = Mode(args.mode or Mode.PRACTICE)
     attempt = attempt_from_grade(variant, result, response=text, lang=args.lang, mode=mode, seconds=args.seconds)
     history = open_history()
     if not isinstance(history, History):

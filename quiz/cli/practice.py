@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from quiz.history.records import Mode
 from quiz.locale.i18n import LANGUAGES
 
 if TYPE_CHECKING:  # the bank loads numpy, the app Textual: only when a command needs them
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     return launch(args, selection, bank)
 
 
-def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> int:
+def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: Mode = Mode.PRACTICE) -> int:
     """Build the app with `open_app` and run it until the learner quits (it loads the bank itself
     when none is given); the selection's attempts are filed under `mode`."""
     from quiz.base.collector import STARTING
@@ -69,7 +70,7 @@ def launch(args: argparse.Namespace, selection: Selection | None, bank: Bank | N
     return 0
 
 
-def open_app(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: str = "practice") -> QuizApp:
+def open_app(args: argparse.Namespace, selection: Selection | None, bank: Bank | None = None, mode: Mode = Mode.PRACTICE) -> QuizApp:
     """The app `launch` runs, made with `make_app`. Automatic garbage collection waits from here
     (or from loading the bank) until a moment after the first screen is up: a start makes tens of
     thousands of objects that live on (modules, the bank, widgets), none of them garbage yet, and

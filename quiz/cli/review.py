@@ -11,6 +11,7 @@ import argparse
 import json
 
 from quiz.cli.columns import print_columns
+from quiz.history.records import Mode
 from quiz.locale.i18n import LANGUAGES
 
 
@@ -59,7 +60,7 @@ def practise_due(args: argparse.Namespace) -> int:
     if not due:
         print(tr("history.nothing_due", lang))
         return 0
-    return launch(args, Selection(ids=tuple(due)), bank, mode="review")
+    return launch(args, Selection(ids=tuple(due)), bank, mode=Mode.REVIEW)
 
 
 def list_due(args: argparse.Namespace, lang: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id, now_ms
+from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_attempt_id, now_ms
 
 if TYPE_CHECKING:  # types only: the history core loads without numpy
     from quiz.grading.result import Result
@@ -17,7 +17,7 @@ def attempt_from_grade(
     *,
     response: str | None,
     lang: str,
-    mode: str,
+    mode: Mode,
     seconds: float | None = None,
     at_ms: int | None = None,
     mock: str | None = None,

@@ -7,11 +7,23 @@ import time
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any, Final
 
 from quiz.base.fieldwise import Fieldwise, record
 
-MODES: Final = ("practice", "mock", "review")
+
+class Mode(StrEnum):
+    """How an attempt was made. The history schema's CHECK, the transfer validation and the
+    commands' choices are written from this; a new mode also needs a schema migration (the CHECK of
+    an existing file cannot change), which `test_history_migration` asks for."""
+
+    PRACTICE = "practice"
+    MOCK = "mock"
+    REVIEW = "review"
+
+
+MODES: Final = tuple(mode.value for mode in Mode)
 VERDICTS: Final = ("correct", "partial", "incorrect", "revealed", "no_answer", "not_reached")
 """`no_answer` and `not_reached` are for timed mock interviews: time ran out on the question, or
 before it was shown. A `not_reached` question was never seen, so it does not count as a review."""
@@ -138,7 +150,7 @@ def problems(record: AttemptRecord) -> list[str]:
         found.append(f"revealed must be true or false, got {record.revealed!r}")
     if record.duration_ms is not None and (not _is_int(record.duration_ms) or record.duration_ms < 0):
         found.append(f"duration_ms must be a non-negative integer or null, got {record.duration_ms!r}")
-    if record.mock is not None and record.mode != "mock":
+    if record.mock is not None and record.mode != Mode.MOCK:
         found.append("only an attempt in mode mock belongs to a mock interview")
     return found
 

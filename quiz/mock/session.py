@@ -27,7 +27,7 @@ from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
 from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.recorder import Recorder
-from quiz.history.records import AttemptRecord, capped_duration_ms, new_attempt_id
+from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
@@ -234,7 +234,7 @@ class MockSession:
     def _grade(self, variant: Variant, response: Any, typed: str | None) -> Result:
         result = grade(variant, response)
         seconds, at_ms = self._taken(), self._now_ms()
-        attempt = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode="mock", seconds=seconds, at_ms=at_ms, mock=self.mock_id)
+        attempt = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=Mode.MOCK, seconds=seconds, at_ms=at_ms, mock=self.mock_id)
         self._record(attempt)
         return result
 
@@ -369,7 +369,7 @@ class MockSession:
         question = variant.question
         return AttemptRecord(
             id=new_attempt_id(), at_ms=self._now_ms(), question=question.id, version=question.version, key=variant.key,
-            seed=variant.seed, inputs=variant.inputs, lang=self.lang, mode="mock", response=typed, score=0.0, verdict=verdict,
+            seed=variant.seed, inputs=variant.inputs, lang=self.lang, mode=Mode.MOCK, response=typed, score=0.0, verdict=verdict,
             duration_ms=None if seconds is None else capped_duration_ms(seconds, question.time), mock=self.mock_id,
         )  # fmt: skip
 

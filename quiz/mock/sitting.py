@@ -7,7 +7,7 @@ from typing import Any
 
 from quiz.grading.result import verdict_for
 from quiz.history.mocks import MockRow, SpokenRow, self_grade_score
-from quiz.history.records import AttemptRecord
+from quiz.history.records import AttemptRecord, Mode
 from quiz.mock.compose import MockPlan, PlannedQuestion
 from quiz.mock.options import MockOptions
 
@@ -18,7 +18,7 @@ def spoken_attempt(row: SpokenRow) -> AttemptRecord:
     score = self_grade_score(row.levels)
     return AttemptRecord(
         id=row.id, at_ms=row.at_ms, question=row.question, version=row.version, key=row.key, seed=row.seed, inputs=row.inputs,
-        lang=row.lang, mode="mock", response=row.notes, score=score, verdict=str(verdict_for(score)),
+        lang=row.lang, mode=Mode.MOCK, response=row.notes, score=score, verdict=str(verdict_for(score)),
         duration_ms=row.duration_ms, mock=row.mock,
     )  # fmt: skip
 

@@ -20,7 +20,7 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.model import Text
 from quiz.grading.result import Result
 from quiz.history.graded import attempt_from_grade
-from quiz.history.records import AttemptRecord, now_ms
+from quiz.history.records import AttemptRecord, Mode, now_ms
 from quiz.practice.summary import RoundEntry, RoundSummary, summarise
 from quiz.types.draw import make_variant
 from quiz.types.grade import give_up, grade
@@ -39,7 +39,7 @@ class PracticeSession:
     on_attempt: Callable[[AttemptRecord], None] | None = None
     rng: random.Random = field(default_factory=random.Random)
     lang: str = "en"
-    mode: str = "practice"
+    mode: Mode = Mode.PRACTICE
     """What history files the attempts under: `practice`, or `review` for a round of due questions."""
     clock: Callable[[], float] = time.monotonic
     """Seconds on a clock that only moves forward: the time taken on each question."""

@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 
 from quiz.bank import Bank, Selection
 from quiz.history.recorder import Recorder
-from quiz.history.records import AttemptRecord
+from quiz.history.records import AttemptRecord, Mode
 from quiz.history.settings import load_settings
 from quiz.locale.i18n import tr
 from quiz.mock.clock import Clock, interview_clock
@@ -75,7 +75,7 @@ def make_app(
     *,
     lang: str | None = None,
     start: Selection | None = None,
-    start_mode: str = "practice",
+    start_mode: Mode = Mode.PRACTICE,
     seed: int | None = None,
     bank: Bank | None = None,
     on_attempt: Callable[[AttemptRecord], None] | None = None,

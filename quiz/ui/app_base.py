@@ -24,7 +24,7 @@ from textual.notifications import SeverityLevel
 from quiz.bank import Bank, Selection, SelectionError
 from quiz.base.collector import STARTING
 from quiz.history.recorder import Recorder
-from quiz.history.records import AttemptRecord
+from quiz.history.records import AttemptRecord, Mode
 from quiz.history.settings import Settings, save_settings
 from quiz.locale.i18n import tr
 from quiz.practice.session import PracticeSession
@@ -52,7 +52,7 @@ class QuizAppBase(App[None]):
         bank: Bank | None = None,
         bank_paths: Sequence[Path] = (),
         start: Selection | None = None,
-        start_mode: str = "practice",
+        start_mode: Mode = Mode.PRACTICE,
         seed: int | None = None,
         settings_file: Path | None = None,
         on_attempt: Callable[[AttemptRecord], None] | None = None,
@@ -205,7 +205,7 @@ class QuizAppBase(App[None]):
         due = self._due()
         return HomeScreen(self.lang, self.bank, None if due is None else len(due))
 
-    def start_practice(self, selection: Selection, mode: str = "practice") -> bool:
+    def start_practice(self, selection: Selection, mode: Mode = Mode.PRACTICE) -> bool:
         """Open the question screen for the questions `selection` picks, their attempts filed
         under `mode` (`practice` or `review`); False if none can be."""
         if self.bank is None:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from textual import on
 
 from quiz.bank import Selection
+from quiz.history.records import Mode
 from quiz.locale.i18n import LANGUAGES, tr
 from quiz.ui.app_base import QuizAppBase
 from quiz.ui.messages import (
@@ -44,7 +45,7 @@ class Navigation(QuizAppBase):
         elif not due:
             self.notify(tr("history.nothing_due", self.lang))
         else:
-            self.start_practice(Selection(ids=tuple(due)), "review")
+            self.start_practice(Selection(ids=tuple(due)), Mode.REVIEW)
 
     @on(RoundOver)
     def _round_over(self, message: RoundOver) -> None:

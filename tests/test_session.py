@@ -52,10 +52,18 @@ def test_a_selection_the_bank_cannot_have_is_refused_in_both_languages(selection
     assert japanese in refused.value.message("ja")
 
 
-def test_attempts_leave_through_one_callback_with_what_history_needs():
-    attempts = []
+class Sink(list):
+    """An attempt sink that keeps what it is given."""
+
+    def record(self, attempt):
+        self.append(attempt)
+        return True
+
+
+def test_attempts_leave_through_the_sink_with_what_history_needs():
+    attempts = Sink()
     now = [100.0]
-    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append, lang="ja", clock=lambda: now[0])
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), sink=attempts, lang="ja", clock=lambda: now[0])
     variant = session.next_question()
     assert session.next_hint() is not None
     now[0] += 42.5
@@ -76,9 +84,9 @@ def test_attempts_leave_through_one_callback_with_what_history_needs():
 
 
 def test_the_time_taken_is_capped_at_three_times_the_budget_and_a_reveal_is_recorded():
-    attempts = []
+    attempts = Sink()
     now = [0.0]
-    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), on_attempt=attempts.append, clock=lambda: now[0])
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), sink=attempts, clock=lambda: now[0])
     variant = session.next_question()
     now[0] += 10 * variant.question.time
     session.reveal()
@@ -143,3 +151,26 @@ def test_settings_round_trip_and_survive_a_damaged_file(tmp_path):
 def test_topic_and_claim_names_are_matched_without_regard_to_case():
     session = PracticeSession(BANK, Selection(topic="SoftMax", claim="c1"), rng=random.Random(0))
     assert all(q.topic == "softmax" and "C1" in q.refs for q in (session.next_question().question for _ in range(session.size)))
+
+
+def test_practice_and_mock_sessions_are_sessions_and_the_recorder_is_a_sink():
+    from quiz.history.recorder import Recorder
+    from quiz.mock.session import MockSession
+    from quiz.session import AttemptSink, Session
+
+    practice = PracticeSession(BANK, Selection(key="two-key-scaled-weights"))
+    assert isinstance(practice, Session)
+    assert all(hasattr(MockSession, name) for name in ("submit", "last_attempt"))
+    sink: AttemptSink = Recorder()  # checked by mypy where the app passes it
+    assert callable(sink.record)
+
+
+def test_the_type_is_looked_up_once_per_question(monkeypatch):
+    """Submitting uses the type found when the question was drawn, not a second look-up."""
+    import quiz.practice.session as practice_session
+
+    session = PracticeSession(BANK, Selection(key="two-key-scaled-weights"), sink=Sink())
+    session.next_question()
+    monkeypatch.setattr(practice_session, "type_of", lambda question: pytest.fail("looked up again"))
+    session.submit(np.array([0.8808, 0.1192]))
+    assert session.last_attempt is not None and session.last_attempt.verdict == "correct"

@@ -16,10 +16,11 @@ from quiz.format.diagnostics import Report
 from quiz.format.model import QuestionBase
 from quiz.grading.result import Verdict
 from quiz.locale.i18n import LANGUAGES, catalogue
+from quiz.models.registry import QUESTION_TYPES, TYPE_NAMES
 from quiz.render.plain_data import json_ready
 from quiz.types.base import QuestionType
 from quiz.types.draw import make_variant
-from quiz.types.registry import QUESTION_TYPES, TYPE_NAMES, TYPES, type_of
+from quiz.types.registry import TYPES, type_of
 from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.answer_widgets.registry import WIDGETS, widget_class
 

@@ -32,10 +32,14 @@ T = TypeVar("T")
 class Recorder:
     """The app's link to the history file at `path` (default: the data directory's)."""
 
-    def __init__(self, path: Path | None = None, *, now: Callable[[], datetime] = local_now) -> None:
+    def __init__(
+        self, path: Path | None = None, *, now: Callable[[], datetime] = local_now, on_record: Callable[[AttemptRecord], None] | None = None
+    ) -> None:
         self.path = path
         self.now = now
         """The clock attempts are stamped with and statistics counted at (tests fix it)."""
+        self.on_record = on_record
+        """Also told of every attempt `record` is given, after the file has it (tests listen)."""
         self.last_saved: AttemptRecord | None = None
         """The last attempt committed to the file: the only one Easy can apply to."""
         self._history: History | None = None
@@ -132,6 +136,8 @@ class Recorder:
         saved = self._using(save) is True
         if saved:
             self.last_saved = attempt
+        if self.on_record is not None:
+            self.on_record(attempt)
         return saved
 
     def can_mark_easy(self, attempt: AttemptRecord | None) -> bool:

@@ -31,12 +31,13 @@ from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_at
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
-from quiz.types.grade import grade
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
+    from quiz.format.model import QuestionBase
     from quiz.mock.report import MockReport
+    from quiz.types.base import QuestionType
 
 SPOKEN = "explain"
 """The question type answered aloud and self-graded."""
@@ -63,6 +64,8 @@ class SelfGradeItem:
 class _Asked:
     row: AskedRow
     variant: Variant
+    kind: QuestionType[QuestionBase]
+    """The question's type, looked up once when it is asked."""
 
 
 class MockSession:
@@ -136,7 +139,7 @@ class MockSession:
         for row in stored.asked:
             variant = self._variant(row.question, row.seed)
             if variant is not None:
-                self._asked.append(_Asked(row, variant))
+                self._asked.append(_Asked(row, variant, type_of(variant.question)))
         asked_ids = {a.row.question for a in self._asked}
         self._queue = [p for p in self.plan.questions if p.question_id not in asked_ids]
         if stored.row.status == "finished":
@@ -180,6 +183,11 @@ class MockSession:
         row = self._asked[-1].row
         return Countdown(self._origin + row.shown_s, row.budget, self._clock)
 
+    @property
+    def last_attempt(self) -> AttemptRecord | None:
+        """The record of the last attempt (graded, timed out or not reached), committed by the step that made it."""
+        return self._attempts[-1] if self._attempts else None
+
     def check_deadline(self) -> bool:
         """True when the interview's deadline has passed."""
         return self.interview.over()
@@ -195,14 +203,14 @@ class MockSession:
         """
         variant = self.current
         assert variant is not None, "no question is being asked"
-        kind = type_of(variant.question)
+        kind = self._asked[-1].kind
         if kind.name == SPOKEN:
             notes = typed if typed is not None else response if isinstance(response, str) else None
             result = self._keep_spoken(variant, notes)
         else:
             if typed is None:
                 typed = kind.response_text(variant, response)
-            result = self._grade(variant, response, typed)
+            result = self._grade(variant, kind, response, typed)
         if self.check_deadline():
             self._close()
         else:
@@ -218,7 +226,7 @@ class MockSession:
             return
         variant = self.current
         if variant is not None:
-            kind = type_of(variant.question)
+            kind = self._asked[-1].kind
             text = (typed or "").strip()
             if kind.name == SPOKEN and text:
                 self._keep_spoken(variant, typed)
@@ -227,12 +235,12 @@ class MockSession:
                 if response is None or isinstance(response, Invalid):
                     self._record(self._ungraded(variant, "no_answer", typed if text else None, self._taken()))
                 else:
-                    self._grade(variant, response, typed)
+                    self._grade(variant, kind, response, typed)
         self._close()
         self._save()
 
-    def _grade(self, variant: Variant, response: Any, typed: str | None) -> Result:
-        result = grade(variant, response)
+    def _grade(self, variant: Variant, kind: QuestionType[QuestionBase], response: Any, typed: str | None) -> Result:
+        result = kind.grade(variant, response)
         seconds, at_ms = self._taken(), self._now_ms()
         attempt = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=Mode.MOCK, seconds=seconds, at_ms=at_ms, mock=self.mock_id)
         self._record(attempt)
@@ -294,7 +302,7 @@ class MockSession:
         shown = self.interview.elapsed()
         self._last_position += 1
         row = AskedRow(self.mock_id, self._last_position, planned.question_id, planned.seed, planned.budget, follow_up_of, shown)
-        self._asked.append(_Asked(row, variant))
+        self._asked.append(_Asked(row, variant, type_of(variant.question)))
         self._progress.asked.append(row)
         return True
 

@@ -1,8 +1,8 @@
 """A practice session: which questions, in what order, the current variant and its attempt.
 
 The app's screens drive a session and hold no grading logic. Every graded attempt leaves
-through one place, the `on_attempt` callback, as the record history stores, with the time taken
-measured on the monotonic clock. A round asks each selected question once; after the last one
+through one place, straight to the `sink` the session is given (the history's recorder), as the
+record history stores, with the time taken measured on the monotonic clock. A round asks each selected question once; after the last one
 `next_question` says the round is over, and `summary()` tells how it went.
 """
 
@@ -12,19 +12,22 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from quiz.bank import Bank, Selection, SelectionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import CompiledQuestion
-from quiz.format.model import Text
+from quiz.format.model import QuestionBase, Text
 from quiz.grading.result import Result
 from quiz.history.graded import attempt_from_grade
 from quiz.history.records import AttemptRecord, Mode, now_ms
 from quiz.practice.summary import RoundEntry, RoundSummary, summarise
 from quiz.types.draw import make_variant
-from quiz.types.grade import give_up, grade
 from quiz.types.registry import type_of
+
+if TYPE_CHECKING:
+    from quiz.session import AttemptSink
+    from quiz.types.base import QuestionType
 from quiz.variants.variant import Variant, VariantError
 
 MAX_SEED = 10**6
@@ -36,7 +39,8 @@ class PracticeSession:
 
     bank: Bank
     selection: Selection = field(default_factory=Selection)
-    on_attempt: Callable[[AttemptRecord], None] | None = None
+    sink: AttemptSink | None = None
+    """Where each graded attempt is committed as it is graded (None: nowhere, as `quiz grade` without --record)."""
     rng: random.Random = field(default_factory=random.Random)
     lang: str = "en"
     mode: Mode = Mode.PRACTICE
@@ -62,7 +66,9 @@ class PracticeSession:
         self.hints_shown = 0
         self.result: Result | None = None
         self.last_attempt: AttemptRecord | None = None
-        """The record of the last graded attempt, as given to `on_attempt`."""
+        """The record of the last graded attempt, as given to the sink."""
+        self.kind: QuestionType[QuestionBase] | None = None
+        """The current question's type, looked up once when it is drawn."""
         self.round: list[RoundEntry] = []
         """The questions of this round as shown, with their results (None while unanswered)."""
         self._shown_at = 0.0
@@ -129,14 +135,16 @@ class PracticeSession:
         """Grade `response` to the current variant and record the attempt; `typed` is the text as
         the learner typed it (the type writes the response as text when there is none)."""
         assert self.variant is not None and self.result is None, "already answered"
+        assert self.kind is not None
         if typed is None:
-            typed = type_of(self.variant.question).response_text(self.variant, response)
-        return self._record(grade(self.variant, response, self.hints_shown), typed)
+            typed = self.kind.response_text(self.variant, response)
+        return self._record(self.kind.grade(self.variant, response, self.hints_shown), typed)
 
     def reveal(self) -> Result:
         """Give up: show the answer and record a zero."""
         assert self.variant is not None and self.result is None, "already answered"
-        return self._record(give_up(self.variant, self.hints_shown), None)
+        assert self.kind is not None
+        return self._record(self.kind.give_up(self.variant, self.hints_shown), None)
 
     def _record(self, result: Result, typed: str | None) -> Result:
         variant = self.variant
@@ -145,11 +153,11 @@ class PracticeSession:
         self.answered += 1
         self.score_total += result.score
         self.round[-1] = RoundEntry(variant, result)
-        if self.on_attempt is not None:
-            seconds = self.clock() - self._shown_at
-            record = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=self.mode, seconds=seconds, at_ms=self.wall_clock())
-            self.last_attempt = record
-            self.on_attempt(record)
+        seconds = self.clock() - self._shown_at
+        record = attempt_from_grade(variant, result, response=typed, lang=self.lang, mode=self.mode, seconds=seconds, at_ms=self.wall_clock())
+        self.last_attempt = record
+        if self.sink is not None:
+            self.sink.record(record)
         return result
 
     def _take_first_seed(self) -> int | None:
@@ -166,6 +174,7 @@ class PracticeSession:
             self.problems.append(str(exc))
             return None
         self.variant, self.hints_shown, self.result = variant, 0, None
+        self.kind = type_of(variant.question)
         self._shown_at = self.clock()
         return variant
 

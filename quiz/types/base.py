@@ -22,7 +22,7 @@ from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Where
 from quiz.format.model import QuestionBase, Text
 from quiz.format.yaml_data import YamlMap
-from quiz.grading.result import Result
+from quiz.grading.result import Result, Verdict
 from quiz.render.plain_data import json_ready
 from quiz.variants.variant import Variant
 
@@ -108,6 +108,10 @@ class QuestionType(ABC, Generic[Q]):
     @abstractmethod
     def revealed_answer(self, variant: Variant) -> Any:
         """The answer shown when the learner gives up, as `Result.answer` holds it."""
+
+    def give_up(self, variant: Variant, hints_used: int = 0) -> Result:
+        """The learner asked for the answer: it is shown and the attempt scores 0."""
+        return Result(score=0.0, verdict=Verdict.REVEALED, raw_score=0.0, hints_used=hints_used, answer=self.revealed_answer(variant))
 
     @abstractmethod
     def answer_text(self, variant: Variant, lang: str) -> str:

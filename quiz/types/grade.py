@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from quiz.grading.result import Result, Verdict
+from quiz.grading.result import Result
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -21,5 +21,4 @@ def grade(variant: Variant, response: Any, hints_used: int = 0) -> Result:
 
 def give_up(variant: Variant, hints_used: int = 0) -> Result:
     """The learner asked for the answer: it is shown and the attempt scores 0."""
-    answer = type_of(variant.question).revealed_answer(variant)
-    return Result(score=0.0, verdict=Verdict.REVEALED, raw_score=0.0, hints_used=hints_used, answer=answer)
+    return type_of(variant.question).give_up(variant, hints_used)

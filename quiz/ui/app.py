@@ -22,7 +22,7 @@ from textual.binding import Binding, BindingType
 
 from quiz.bank import Bank, Selection
 from quiz.history.recorder import Recorder
-from quiz.history.records import AttemptRecord, Mode
+from quiz.history.records import AttemptRecord, Mode, local_now
 from quiz.history.settings import load_settings
 from quiz.locale.i18n import tr
 from quiz.mock.clock import Clock, interview_clock
@@ -101,8 +101,7 @@ def make_app(
         start=start,
         start_mode=start_mode,
         seed=seed,
-        on_attempt=on_attempt,
-        history=Recorder(now=now) if now is not None else None,
+        history=Recorder(now=now if now is not None else local_now, on_record=on_attempt),
         startup_messages=[problem] if problem else [],
     )
     app.mock_start = MockStart(mock, mock_feedback, mock_clock, mock_wall, mock_ticking)

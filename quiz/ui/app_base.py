@@ -11,7 +11,7 @@ and a file that cannot be used is said once, while practice goes on.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,11 +24,11 @@ from textual.notifications import SeverityLevel
 from quiz.bank import Bank, Selection, SelectionError
 from quiz.base.collector import STARTING
 from quiz.history.recorder import Recorder
-from quiz.history.records import AttemptRecord, Mode
+from quiz.history.records import Mode
 from quiz.history.settings import Settings, save_settings
 from quiz.locale.i18n import tr
 from quiz.practice.session import PracticeSession
-from quiz.ui.messages import DraftElsewhere
+from quiz.ui.messages import AttemptRecorded, DraftElsewhere
 from quiz.ui.screens.question import QuestionScreen
 from quiz.ui.terminal_filter import TerminalSafeFilter
 from quiz.ui.widgets.status import SEPARATOR
@@ -55,7 +55,6 @@ class QuizAppBase(App[None]):
         start_mode: Mode = Mode.PRACTICE,
         seed: int | None = None,
         settings_file: Path | None = None,
-        on_attempt: Callable[[AttemptRecord], None] | None = None,
         history: Recorder | None = None,
         startup_messages: Sequence[str] = (),
     ) -> None:
@@ -67,8 +66,6 @@ class QuizAppBase(App[None]):
         self.start_mode = start_mode
         self.rng = random.Random(seed)
         self.settings_file = settings_file
-        self.on_attempt = on_attempt
-        """Also told of every graded attempt (after history has it)."""
         self.history = history or Recorder()
         self.startup_messages = list(startup_messages)
         self.title = tr("ui.title", self.lang)
@@ -151,11 +148,9 @@ class QuizAppBase(App[None]):
         else:
             self.notify(note.without_reason().message(self.lang), severity="warning", timeout=15, markup=False)
 
-    def _attempt_graded(self, attempt: AttemptRecord) -> None:
-        """Commit a graded attempt (before its feedback is drawn), then tell whoever else listens."""
-        self.history.record(attempt)
-        if self.on_attempt is not None:
-            self.on_attempt(attempt)
+    @on(AttemptRecorded)
+    def _attempt_recorded(self) -> None:
+        """A session committed an attempt: say once if the history could not keep it."""
         self._tell_history_problem()
 
     def _due(self, wait: bool = False) -> list[str] | None:
@@ -214,7 +209,7 @@ class QuizAppBase(App[None]):
             session = PracticeSession(
                 self.bank,
                 selection,
-                on_attempt=self._attempt_graded,
+                sink=self.history,
                 rng=self.rng,
                 lang=self.lang,
                 mode=mode,

@@ -72,6 +72,10 @@ class RoundOver(Message):
         self.session = session
 
 
+class AttemptRecorded(Message):
+    """The screen's session committed a graded attempt to the history (or tried to)."""
+
+
 class MarkEasy(Message):
     """The learner found the passed `attempt` easy: rate it Easy and reschedule its question."""
 

@@ -27,7 +27,7 @@ from quiz.history.recorder import Recorder
 from quiz.locale.i18n import tr
 from quiz.models.questions import ExplainQuestion
 from quiz.practice.session import PracticeSession
-from quiz.ui.messages import GoHome, MarkEasy, RoundOver
+from quiz.ui.messages import AttemptRecorded, GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.maths import MathMarkdown
 from quiz.ui.widgets.status import StatusLine
@@ -282,6 +282,7 @@ class QuestionScreen(AnsweringScreen):
         self.say("")
         # Given up, the empty answer says nothing: the feedback gets its room.
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
+        self.post_message(AttemptRecorded())
         feedback = await self.show_graded(variant, result, response)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)

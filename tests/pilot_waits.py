@@ -1,7 +1,12 @@
 """Waiting, in pilot tests, for what the app shows a frame or two after a key (worked solutions,
-Markdown, footer keys): until the screen stops changing, never a guessed number of frames."""
+Markdown, footer keys): until the screen stops changing, never a guessed number of frames; and
+for what the app does by itself (a thread's save, a worker's figures): until it has happened,
+however long this machine takes, up to a guard only a hang reaches."""
 
 from __future__ import annotations
+
+import time
+from collections.abc import Callable
 
 from textual.message import Message
 from textual.notifications import Notify
@@ -39,16 +44,26 @@ async def settle(pilot: Pilot) -> None:
     raise AssertionError("the screen kept changing")
 
 
+HANG_GUARD_SECONDS = 60.0
+"""Longest wait for something the app does by itself: only a hang takes that long."""
+
+
+async def until(pilot: Pilot, done: Callable[[], bool], what: str, delay: float | None = None) -> None:
+    """Pause (for `delay` seconds, or a frame) until `done()`; AssertionError naming `what` after
+    HANG_GUARD_SECONDS of wall time."""
+    deadline = time.monotonic() + HANG_GUARD_SECONDS
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not after {HANG_GUARD_SECONDS:g} s")
+        await pilot.pause(delay)
+
+
 async def history_open(pilot: Pilot) -> None:
     """Wait until the app has opened the history file (in a worker started once the first screen
     is drawn, or by HISTORY_AT_LATEST) and shown what it read: home's due count, today's count on
     the status line."""
-    for _ in range(1000):  # up to 5 s: the latest start is a timer's
-        if pilot.app.history.opened:
-            await pilot.app.workers.wait_for_complete()  # its handler has run when the worker ends
-            return
-        await pilot.pause(0.005)
-    raise AssertionError("the history file was never opened")
+    await until(pilot, lambda: pilot.app.history.opened, "the history file was opened", delay=0.005)
+    await pilot.app.workers.wait_for_complete()  # its handler has run when the worker ends
 
 
 async def steady(pilot: Pilot) -> None:
@@ -63,9 +78,5 @@ async def steady(pilot: Pilot) -> None:
 
 async def statistics_shown(pilot: Pilot) -> None:
     """Wait until the statistics screen has its figures (its worker starts once it is drawn)."""
-    for _ in range(1000):
-        if getattr(pilot.app.screen, "computed", False):
-            await settle(pilot)
-            return
-        await pilot.pause()
-    raise AssertionError("the statistics never came")
+    await until(pilot, lambda: getattr(pilot.app.screen, "computed", False), "the statistics came")
+    await settle(pilot)

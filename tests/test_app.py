@@ -6,6 +6,8 @@ Every kind of answer is given with the keys the help screen promises: letters pi
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from rich.cells import cell_len
@@ -15,7 +17,7 @@ from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from feedback_state import feedback_shown
 from fixture_bank import PACK, fixture_bank
-from pilot_waits import settle
+from pilot_waits import HANG_GUARD_SECONDS, settle
 from quiz.bank import Selection, load_bank
 from quiz.base.numbers import format_array_inline
 from quiz.types.options import correct_options, letter, shown
@@ -600,9 +602,9 @@ async def test_a_search_with_no_match_says_so_in_the_interface_language(isolated
         await pilot.press("ctrl+p")
         await pilot.pause()
         shown = await palette_entries(pilot, "zzqx")
-        for _ in range(50):  # Textual adds the line after its own half-second countdown
-            if len(shown) == 1 and words in shown[0]:  # the line is centred: Align(Text(words))
-                break
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        # Textual adds the line after its own half-second countdown; the line is centred: Align(Text(words)).
+        while not (len(shown) == 1 and words in shown[0]) and time.monotonic() < deadline:
             await pilot.pause(0.1)
             shown = await palette_entries(pilot, "zzqx")
         assert len(shown) == 1 and words in shown[0]

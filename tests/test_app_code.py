@@ -18,7 +18,7 @@ from textual.widgets import Markdown, Static, TextArea
 from feedback_state import feedback_shown
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
-from pilot_waits import Heard, settle
+from pilot_waits import Heard, settle, until
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
@@ -330,11 +330,7 @@ async def test_the_draft_is_in_the_history_file_as_soon_as_it_is_typed_and_survi
         typed = editor(app).text
         assert typed.startswith("import numpy as np# half done\n")
         # Committed while the app still runs (the saver's thread takes a moment): a crash now loses nothing.
-        for _ in range(200):
-            if stored_draft("fx-code") == typed:
-                break
-            await asyncio.sleep(0.01)
-        assert stored_draft("fx-code") == typed
+        await until(pilot, lambda: stored_draft("fx-code") == typed, "the draft was committed", delay=0.01)
     again = start("fx-code#4")  # other numbers, the same code
     async with again.run_test(size=SIZE, message_hook=(heard_again := Heard())) as pilot:
         await settle(pilot)

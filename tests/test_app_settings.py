@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from textual.command import CommandPalette
 from textual.widgets import Select
 
-from hostile_flood import unknown_field_flood
 from pilot_waits import Heard
 from quiz.history.settings import settings_path
 from quiz.practice.session import Selection
@@ -16,6 +16,9 @@ from quiz.ui.messages import ChangeLanguage, ChangeTheme
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.settings import SettingsScreen
 from test_app import BANK, SIZE, palette_entries
+
+HANG_GUARD_SECONDS = 60
+"""Longest wait for the held packs to load once let go: only a hang takes that long."""
 
 
 def write_settings(content: str | bytes) -> None:
@@ -86,20 +89,21 @@ async def test_a_byte_order_mark_is_read_and_the_file_kept(isolated_user_dirs):
         assert not heard.notices
 
 
-async def test_switching_language_while_the_packs_load(isolated_user_dirs):
-    from quiz.base import locations
+async def test_switching_language_while_the_packs_load(isolated_user_dirs, monkeypatch):
+    from quiz.bank.loading import HOLD_VARIABLE
     from quiz.ui.screens.loading import LoadingScreen
 
-    packs = locations.user_packs_dir()
-    packs.mkdir(parents=True)
-    for n in range(3):  # each over a second to load: the switch comes well before the end
-        (packs / f"slow-{n}.yaml").write_text(unknown_field_flood(), encoding="utf-8")
+    hold = isolated_user_dirs / "hold-loading"
+    hold.touch()
+    monkeypatch.setenv(HOLD_VARIABLE, str(hold))  # the packs load once the file is gone
     app = make_app(seed=1)
     async with app.run_test(size=SIZE) as pilot:
         assert app.bank is None and isinstance(app.screen, LoadingScreen)
         app.post_message(ChangeLanguage("ja"))  # what the palette's language command sends
         await pilot.pause()
+        assert app.bank is None, "the switch must come while the packs load"
         assert isinstance(app.screen_stack[-1], LoadingScreen) and app.screen_stack[-1].lang == "ja"
-        await app.workers.wait_for_complete()
+        hold.unlink()
+        await asyncio.wait_for(app.workers.wait_for_complete(), HANG_GUARD_SECONDS)
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen) and app.screen.lang == "ja"

@@ -337,6 +337,25 @@ def test_loading_through_a_warm_cache_still_stops_when_asked(cached):
         load_bank([packs], stop=stop, cache=BankCache(folder))
 
 
+def test_a_held_load_waits_for_its_hold_file_to_go_and_stops_when_asked_meanwhile(tmp_path, monkeypatch):
+    pack = write(tmp_path / "p.yaml", QUESTION.format(id="one"))
+    hold = write(tmp_path / "hold", "")
+    monkeypatch.setenv(bank_loading.HOLD_VARIABLE, str(hold))
+    asked = []
+
+    def let_go_on_the_third_time() -> bool:
+        asked.append(1)
+        if len(asked) == 3:
+            hold.unlink()
+        return False
+
+    assert list(load_bank([pack], stop=let_go_on_the_third_time).questions) == ["one"]
+    assert len(asked) >= 3  # it waited, asking whether to stop, until the file was gone
+    write(hold, "")
+    with pytest.raises(ReadingStopped):
+        load_bank([pack], stop=lambda: True)
+
+
 def test_the_source_hash_changes_with_any_write_to_a_source_file(tmp_path):
     package = tmp_path / "quiz"
     write(package / "a.py", "A = 1\n")

@@ -13,10 +13,13 @@ import pytest
 from quiz.code.sandbox import Call, Limits, run_calls
 
 # The product's limits are 5 s of CPU and 10 s of wall clock; the behaviour is the same with smaller ones.
-# No test times itself: on a loaded machine a CPU second takes longer, so the wall limit is kept well
-# above the CPU limit where the CPU limit is the one under test.
-FAST = Limits(cpu_seconds=1, wall_seconds=2)
+# No test times itself, and none depends on how fast the machine is: a test about one limit sets it
+# small and the other far above what the code needs of it (an endless loop uses up 1 s of CPU well
+# within 30 s of wall clock even on a loaded machine; a sleep uses no CPU at all); a test about
+# something else gets limits its code cannot reach on any machine.
+ROOMY = Limits(cpu_seconds=60, wall_seconds=120)
 CPU_BOUND = Limits(cpu_seconds=1, wall_seconds=30)
+WALL_BOUND = Limits(cpu_seconds=60, wall_seconds=2)
 
 # One file, one function per misbehaviour, all called in a single child (the module fixture).
 # Each function's first line is the line its problem is reported on: see LINE below.
@@ -123,7 +126,7 @@ NAMES = list(LINE)
 def misbehaviour():
     calls = [call(name, returns=2 if name == "returns_one_of_two" else 1) for name in NAMES]
     calls += [call("writes_into_its_argument"), call("missing"), call("numbers")]
-    result = run_calls(MISBEHAVING, calls)  # the product limits: together the calls take about 1 s
+    result = run_calls(MISBEHAVING, calls, limits=ROOMY)  # the product's memory and output limits
     assert result.load_error is None
     return dict(zip([*NAMES, "writes_into_its_argument (again)", "missing", "numbers"], result.calls)), result
 
@@ -180,7 +183,7 @@ def test_half_a_gigabyte_fits_under_the_limit(misbehaviour):
 def test_printed_output_is_cut_and_its_control_characters_escaped(misbehaviour):
     results, run = misbehaviour
     np.testing.assert_array_equal(results["chatty"].arrays[0], np.arange(3.0))
-    assert run.output_truncated and len(run.output) <= FAST.output_chars
+    assert run.output_truncated and len(run.output) <= ROOMY.output_chars
     assert "line 0 \\x1b[2J\nline 1 " in run.output
     assert "\x1b" not in run.output
 
@@ -206,7 +209,7 @@ def test_the_child_holds_nothing_of_the_quiz(misbehaviour):
 
 
 def test_a_syntax_error_names_its_line_and_column():
-    result = run_calls("import numpy as np\n\ndef f(x):\n    return x +\n", [call("f")], limits=FAST)
+    result = run_calls("import numpy as np\n\ndef f(x):\n    return x +\n", [call("f")], limits=ROOMY)
     error = result.load_error
     assert (error.kind, error.line, error.column, error.text) == ("syntax", 4, 15, "return x +")
     assert result.calls == ()
@@ -214,7 +217,7 @@ def test_a_syntax_error_names_its_line_and_column():
 
 def test_an_exception_while_loading_names_its_line():
     source = "import numpy as np\nWIDTH = np.zeros(3)\nHALF = WIDTH['half']\n"
-    error = run_calls(source, [call("f")], limits=FAST).load_error
+    error = run_calls(source, [call("f")], limits=ROOMY).load_error
     assert (error.kind, error.line, error.function) == ("exception", 3, "<module>")
     assert error.detail.startswith("IndexError")
 
@@ -235,7 +238,7 @@ def test_a_loop_that_swallows_the_limit_is_killed_all_the_same():
 
 def test_waiting_stops_at_the_wall_clock_limit_and_the_process_is_gone():
     source = "import os, time\ndef f(x):\n    print(os.getpid())\n    time.sleep(100)\n"
-    result = run_calls(source, [call("f")], limits=FAST)
+    result = run_calls(source, [call("f")], limits=WALL_BOUND)
     error = result.calls[0].error
     assert (error.kind, error.line) == ("wall_limit", 4)
     with pytest.raises(ProcessLookupError):
@@ -244,13 +247,13 @@ def test_waiting_stops_at_the_wall_clock_limit_and_the_process_is_gone():
 
 def test_a_wait_that_swallows_the_alarm_is_killed_with_its_process_group():
     source = "import time\ndef f(x):\n    while True:\n        try:\n            time.sleep(100)\n        except BaseException: pass\n"
-    result = run_calls(source, [call("f")], limits=Limits(cpu_seconds=1, wall_seconds=2, grace_seconds=1))
+    result = run_calls(source, [call("f")], limits=Limits(cpu_seconds=60, wall_seconds=2, grace_seconds=1))
     assert (result.load_error.kind, result.load_error.limit) == ("wall_limit", "2")
 
 
 def test_writing_past_the_file_limit_fails_in_the_code_not_the_disk():
     source = "import os\ndef f(x):\n    while True:\n        os.write(1, b'x' * 100_000)\n"
-    limits = Limits(cpu_seconds=1, wall_seconds=2, file_bytes=1_000_000)
+    limits = Limits(cpu_seconds=60, wall_seconds=120, file_bytes=1_000_000)
     error = run_calls(source, [call("f")], limits=limits).calls[0].error
     assert (error.kind, error.line) == ("exception", 4)
     assert "File too large" in error.detail
@@ -259,14 +262,14 @@ def test_writing_past_the_file_limit_fails_in_the_code_not_the_disk():
 def test_exit_handlers_the_code_registers_do_not_run():
     # had the sleep run, the child would have been killed at the wall limit and its results lost
     source = "import atexit, time\natexit.register(time.sleep, 100)\ndef f(x):\n    return x\n"
-    result = run_calls(source, [call("f")], limits=FAST)
+    result = run_calls(source, [call("f")], limits=ROOMY)
     assert result.load_error is None
     np.testing.assert_array_equal(result.calls[0].arrays[0], np.arange(3.0))
 
 
 def test_a_crash_is_reported_as_one():
     source = "import os, signal\ndef f(x):\n    signal.raise_signal(signal.SIGSEGV)\n"
-    error = run_calls(source, [call("f")], limits=FAST).load_error
+    error = run_calls(source, [call("f")], limits=ROOMY).load_error
     assert (error.kind, error.detail) == ("crash", "SIGSEGV")
 
 
@@ -300,10 +303,10 @@ def test_a_run_asked_to_stop_ends_soon_and_leaves_no_process(tmp_path):
 def test_a_run_stopped_before_it_starts_runs_nothing():
     stop = threading.Event()
     stop.set()
-    assert run_calls("def f(x):\n    return x\n", [call("f")], limits=FAST, stop=stop).load_error.kind == "stopped"
+    assert run_calls("def f(x):\n    return x\n", [call("f")], limits=ROOMY, stop=stop).load_error.kind == "stopped"
 
 
 def test_a_process_that_cannot_start_is_an_error_not_an_exception(tmp_path, monkeypatch):
     monkeypatch.setattr("sys.executable", str(tmp_path / "no-python"))
-    result = run_calls("def f(x):\n    return x\n", [call("f")], limits=FAST)
+    result = run_calls("def f(x):\n    return x\n", [call("f")], limits=ROOMY)
     assert result.load_error.kind == "not_started" and "no-python" in result.load_error.detail

@@ -2,6 +2,9 @@
 
 import gc
 import itertools
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -9,7 +12,7 @@ import pytest
 
 from quiz.expressions import ExpressionError, compile_expression
 from quiz.expressions.budget import MAX_PARAM_ELEMENTS, MAX_VARIANT_ELEMENTS, Budget, BudgetExceeded
-from quiz.expressions.cpu_clock import cpu_time_outside_collections
+from quiz.expressions.cpu_clock import SPEED_VARIABLE, CpuClock, clock_speed, cpu_time_outside_collections
 from quiz.expressions.limits import MAX_ELEMENTS
 
 
@@ -100,19 +103,73 @@ def test_the_default_clock_counts_the_work_done_while_running():
     assert budget.seconds_used >= 0.05
 
 
+class ProcessClock:
+    """A process CPU clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_collecting_garbage_is_not_charged_to_a_budget():
-    # A full collection walks every object in the process, however little the variant made:
-    # with two million live lists it takes longer than this budget, none of it the variant's.
-    heap = [[] for _ in range(2_000_000)]
-    budget = Budget(seconds=0.1, check_interval=0)
-    with budget.running():
-        start = time.process_time()
-        gc.collect()
-        collecting = time.process_time() - start
-        budget.check_time()
-    assert collecting > 0.1, "the collection must be long enough to use the budget up"
-    assert budget.seconds_used < collecting / 2
-    del heap
+    # A full collection walks every object in the process, however little the variant made. Here
+    # each collection takes 5 s of the process's clock (a collector hooked in after the clock's
+    # own callbacks), far longer than the budget, none of it the variant's.
+    process = ProcessClock()
+
+    def slow_collection(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            process.now += 5.0
+
+    with CpuClock(process) as clock:
+        gc.callbacks.append(slow_collection)
+        try:
+            budget = Budget(seconds=0.1, clock=clock, check_interval=0)
+            with budget.running():
+                process.now += 0.01  # what the variant itself does
+                before = process.now
+                gc.collect()
+                collecting = process.now - before
+                budget.check_time()
+        finally:
+            gc.callbacks.remove(slow_collection)
+    assert collecting >= 5.0, "the collection must be long enough to use the budget up"
+    assert budget.seconds_used == pytest.approx(0.01)
+    assert clock.collecting_seconds == pytest.approx(collecting)
+
+
+def test_a_faster_clock_runs_the_budget_out_after_that_share_of_the_work():
+    process = ProcessClock()
+    with CpuClock(process, speed=10) as clock:
+        budget = Budget(seconds=1.0, clock=clock, check_interval=0)
+        with budget.running():
+            process.now += 0.09
+            budget.check_time()  # 0.9 s on the budget's clock
+            process.now += 0.02
+            with pytest.raises(BudgetExceeded, match="CPU-time budget of 1 s"):
+                budget.check_time()
+    assert budget.seconds_used == pytest.approx(1.1)
+    with pytest.raises(ValueError):
+        CpuClock(speed=0)  # never slower
+
+
+@pytest.mark.parametrize(
+    ("value", "speed"),
+    [("", 1), ("1", 1), ("10", 10), (" 250 ", 250), ("1000", 1000), ("0", 1), ("-5", 1), ("0.5", 1), ("2.5", 1),
+     ("1001", 1), ("99999999", 1), ("fast", 1), ("²", 1), ("1e3", 1)],
+)  # fmt: skip
+def test_the_speed_setting_can_only_make_the_clock_faster(value, speed):
+    assert clock_speed({SPEED_VARIABLE: value}) == speed
+
+
+def test_the_process_clock_runs_at_the_speed_its_environment_sets():
+    code = "from quiz.expressions.cpu_clock import PROCESS_CPU_CLOCK as c; print(c.speed)"
+    for value, speed in (("40", "40"), ("0.01", "1")):
+        env = {**os.environ, SPEED_VARIABLE: value}
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert run.stdout.split() == [speed]
 
 
 def test_the_collector_is_left_out_of_the_cpu_clock_only():

@@ -9,6 +9,14 @@ other jobs) keep busy, a process can wait for a core longer than it runs. A wall
 HANG_FACTOR times longer, still catches a process that blocks (a FIFO read never returns and
 costs no CPU). bench/hostile_packs.py gives the wall-clock figures.
 
+The packs built to use up a variant's CPU time (TIME_BOUND) run with the budget clock
+10 or 100 times faster (QUIZ_CPU_CLOCK_SPEED), so their budget runs out after a small fraction
+of their work however fast the machine is, and the test checks it was the time budget that
+stopped them.
+
+Each process's environment is made when it starts, from the test's: the autouse fixture's
+temporary data, config and cache folders, never the developer's own.
+
 Processes write to files rather than pipes, so two can run at once without either blocking.
 """
 
@@ -30,6 +38,7 @@ import pytest
 
 from hostile_flood import unknown_field_flood
 from quiz.bank import load_bank
+from quiz.base import locations
 from quiz.history.settings import load_settings, settings_path
 from quiz.ui.app import make_app
 from quiz.ui.screens.home import HomeScreen
@@ -39,9 +48,26 @@ CORPUS = Path(__file__).parent / "hostile"
 LIMIT_SECONDS = 10
 HANG_FACTOR = 6
 MEMORY_BYTES = 512 * 2**20
-BUNDLED = list(load_bank().questions)
-# One BLAS thread: the address space a process needs then depends on the code, not the machine.
-ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+BUNDLED = list(load_bank([locations.bundled_bank_dir()]).questions)
+TIME_BOUND = {
+    "c1-constraint-products": 100, "c1-float16-products": 100, "c1-float16-products-unsatisfiable": 100,
+    "c1-int64-products": 100, "c1-misconception-products": 100, "c6-prompt-out-of-time": 100,
+    "c1-template-products": 10,
+}  # fmt: skip
+"""Packs whose variants run out of CPU time (the others of c1 run out of elements or draws first),
+and how much faster their budget clock runs: at 100 the 1 s budget is 10 ms of CPU, a fraction of
+one float16 product. c1-template-products' draw (H and V, a few ms) must fit in the budget and
+only its prompt (60 products) must not: at 10, its budget is 100 ms."""
+
+
+def process_env(clock_speed: int = 1) -> dict[str, str]:
+    """The environment of a `quiz` process, made now from the test's (its folders included)."""
+    # One BLAS thread: the address space a process needs then depends on the code, not the machine.
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    env.pop("QUIZ_CPU_CLOCK_SPEED", None)
+    if clock_speed != 1:
+        env["QUIZ_CPU_CLOCK_SPEED"] = str(clock_speed)
+    return env
 
 
 @dataclass(frozen=True)
@@ -93,13 +119,14 @@ class Quiz:
         self.folder = folder
         self.count = 0
 
-    def start(self, *args: str, limit: float = LIMIT_SECONDS) -> tuple[subprocess.Popen[bytes], tuple[str, ...], Path, float, float]:
+    def start(
+        self, *args: str, limit: float = LIMIT_SECONDS, clock_speed: int = 1
+    ) -> tuple[subprocess.Popen[bytes], tuple[str, ...], Path, float, float]:
         self.count += 1
         out = self.folder / f"run-{self.count}"
+        env = process_env(clock_speed)
         with open(f"{out}.out", "wb") as stdout, open(f"{out}.err", "wb") as stderr:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "quiz", *args], stdout=stdout, stderr=stderr, env=ENV, preexec_fn=limit_memory
-            )
+            process = subprocess.Popen([sys.executable, "-m", "quiz", *args], stdout=stdout, stderr=stderr, env=env, preexec_fn=limit_memory)
         return process, args, out, time.monotonic(), limit
 
     def finish(self, started: tuple[subprocess.Popen[bytes], tuple[str, ...], Path, float, float]) -> Run:
@@ -112,8 +139,19 @@ class Quiz:
         text = [Path(f"{out}.{stream}").read_text(encoding="utf-8", errors="replace") for stream in ("out", "err")]
         return Run(args, process.returncode, *text, cpu_seconds, limit)
 
-    def run(self, *args: str, limit: float = LIMIT_SECONDS) -> Run:
-        return self.finish(self.start(*args, limit=limit))
+    def run(self, *args: str, limit: float = LIMIT_SECONDS, clock_speed: int = 1) -> Run:
+        return self.finish(self.start(*args, limit=limit, clock_speed=clock_speed))
+
+
+def speed_for(packs: list[Pack]) -> int:
+    """The budget clock's speed for a process running `packs`: faster only for TIME_BOUND ones."""
+    speeds = {TIME_BOUND.get(p.path.stem, 1) for p in packs}
+    assert len(speeds) == 1, "a process runs packs of one clock speed"
+    return speeds.pop()
+
+
+def ran_out_of_time(run: Run) -> bool:
+    return "CPU-time budget of 1 s" in run.out + run.err
 
 
 def wait_for_cpu_seconds(process: subprocess.Popen[bytes], deadline: float) -> float | None:
@@ -140,22 +178,34 @@ def no_traceback(run: Run) -> None:
     assert run.cpu_seconds < run.limit, f"{run.cpu_seconds:.1f} s of CPU time"
 
 
+def test_quiz_processes_use_the_tests_folders_not_the_users(quiz, isolated_user_dirs):
+    run = quiz.run("paths", "--json")
+    assert run.code == 0, run.err
+    paths = json.loads(run.out)
+    assert Path(paths["settings"]).parent == isolated_user_dirs / "config"
+    assert Path(paths["history"]).parent == Path(paths["packs"]).parent == isolated_user_dirs / "data"
+    assert Path(paths["cache"]) == isolated_user_dirs / "cache"
+
+
 def test_the_corpus_covers_every_class_of_the_issue():
     classes = {path.name.split("-")[0] for path in CORPUS.rglob("c*-*")}
     assert classes >= {"c1", "c2", "c4", "c5", "c6", "c7", "c8", "c9", "c10"}
     assert len(PACKS) + len(ANSWERS) + len(SETTINGS) >= 80
 
 
-# Self-tests of the CPU-heavy packs take seconds each: those run one per process.
-VALIDATE_GROUPS = [[p] for p in PACKS if p.path.name.startswith("c1-")] + [
-    [p for p in PACKS if p.path.name.startswith(prefix)] for prefix in ("c2-", "c4-", "c5-", "c6-", "c7-", "c10-")
+# Self-tests of the CPU-heavy packs take seconds each: those run one per process, and so do the
+# time-bound ones, on a faster budget clock than the others.
+VALIDATE_GROUPS = [[p] for p in PACKS if p.path.name.startswith("c1-") or p.path.stem in TIME_BOUND] + [
+    [p for p in PACKS if p.path.name.startswith(prefix) and p.path.stem not in TIME_BOUND] for prefix in ("c2-", "c4-", "c5-", "c6-", "c7-", "c10-")
 ]
 
 
 @pytest.mark.parametrize("group", VALIDATE_GROUPS, ids=[g[0].path.stem if len(g) == 1 else g[0].path.name.split("-")[0] for g in VALIDATE_GROUPS])
 def test_validate_names_every_bad_file(quiz, group):
-    run = quiz.run("validate", *(str(p.path) for p in group))
+    run = quiz.run("validate", *(str(p.path) for p in group), clock_speed=speed_for(group))
     no_traceback(run)
+    if speed_for(group) != 1:
+        assert ran_out_of_time(run), run.out[-2000:]
     failing = [p for p in group if p.expect["validate"] == "1"]
     assert run.code == (1 if failing else 0), run.out[-2000:]
     for pack in failing:
@@ -182,13 +232,16 @@ def test_bundled_questions_still_list_beside_the_whole_corpus(quiz):
 def test_show_and_grade_end_with_a_located_message(quiz, pack):
     bank = ("--bank", str(pack.path))
     commands = {"show": ("show", pack.key, "--answer", *bank), "grade": ("grade", pack.key, "--answer", pack.answer, *bank)}
+    speed = speed_for([pack])
     if pack.path.name.startswith("c1-"):  # each burns its CPU budget: one at a time, so neither waits on the other
-        runs = {name: quiz.run(*args) for name, args in commands.items()}
+        runs = {name: quiz.run(*args, clock_speed=speed) for name, args in commands.items()}
     else:
-        started = {name: quiz.start(*args) for name, args in commands.items()}
+        started = {name: quiz.start(*args, clock_speed=speed) for name, args in commands.items()}
         runs = {name: quiz.finish(process) for name, process in started.items()}
     for name, run in runs.items():
         no_traceback(run)
+        if speed != 1 and (name == "show" or run.code != 0):  # what stopped it is shown (grade shows no prompt)
+            assert ran_out_of_time(run), (run.args, run.out[-1000:], run.err[-1000:])
         assert run.code == int(pack.expect[name]), (run.args, run.out[-1000:], run.err[-1000:])
         if run.code != 0:
             assert run.names(pack.path), (run.args, run.err[-1000:])
@@ -230,15 +283,18 @@ def test_generated_hostile_files(quiz, tmp_path):
 
 
 # Exporting writes every bundled question's variants as well (about 3 s of CPU time): a longer
-# limit for the whole export.
+# limit for the whole export. Its budget clock runs only a little faster: the bundled variants
+# (40 ms at most) stay well within their budgets, c1-products (some 400 float16 products) not.
 EXPORT_LIMIT_SECONDS = 40
+EXPORT_CLOCK_SPEED = 4
 EXPORTED = ["c1-float16-products", "c6-prompt-out-of-time", "c6-option-label", "c7-prompt-title"]
 
 
 def test_export_anki_writes_a_deck_with_located_messages_and_names_what_it_left_out(quiz, tmp_path):
     deck = tmp_path / "deck.apkg"
     packs = [CORPUS / f"{name}.yaml" for name in EXPORTED]
-    run = quiz.run("export-anki", "-o", str(deck), *(arg for p in packs for arg in ("--bank", str(p))), limit=EXPORT_LIMIT_SECONDS)
+    banks = (arg for p in packs for arg in ("--bank", str(p)))
+    run = quiz.run("export-anki", "-o", str(deck), *banks, limit=EXPORT_LIMIT_SECONDS, clock_speed=EXPORT_CLOCK_SPEED)
     no_traceback(run)
     assert run.code == 0, run.err[-2000:]
     assert "\x1b" not in run.out + run.err

@@ -105,3 +105,21 @@ async def test_a_tick_redraws_only_a_clock_whose_text_changed_and_says_time_up_o
         assert app.time_up == 1
         assert interview.has_class("-over") and question.has_class("-over")
         assert str(question.render()) == "Question 00:30 + 09:30 · over time"
+
+
+@pytest.mark.parametrize(("value", "speed"), [("", 1), ("10", 10), ("1000", 1000), ("0", 1), ("-2", 1), ("0.5", 1), ("1001", 1), ("fast", 1)])
+def test_the_interview_clock_can_only_be_made_faster(value, speed):
+    from quiz.mock.clock import SPEED_VARIABLE, clock_speed
+
+    assert clock_speed({SPEED_VARIABLE: value}) == speed
+
+
+def test_a_faster_interview_clock_reads_on_a_boot_of_its_own(monkeypatch):
+    from quiz.mock import clock
+
+    monkeypatch.delenv(clock.SPEED_VARIABLE, raising=False)
+    boot, before = clock.boot_id(), clock.interview_clock()
+    monkeypatch.setenv(clock.SPEED_VARIABLE, "10")
+    assert clock.interview_clock() >= 10 * before
+    if boot:  # readings at another speed are never compared with this boot's
+        assert clock.boot_id() != boot

@@ -10,6 +10,7 @@ import pytest
 
 from quiz.authoring.selftest import self_test
 from quiz.expressions.budget import Budget
+from quiz.expressions.cpu_clock import PROCESS_CPU_CLOCK
 from quiz.types.draw import make_variant
 from quiz.variants.variant import VariantError
 
@@ -34,6 +35,33 @@ CPU_BURNER = """\
 """
 
 
+STEPS = 20
+"""Steps a draw of CPU_BURNER may take in the tests that count its budget in steps: past H and V,
+into its first product."""
+
+FAST_CPU_CLOCK = 100
+"""How many times faster the process's budget clock runs for `fast_cpu_clock`: the 1 s budget
+is 10 ms of CPU, under a tenth of one float16 product on any machine the tests run on."""
+
+
+class StepClock:
+    """A budget clock that counts its readings: each is one second after the last."""
+
+    def __init__(self) -> None:
+        self.readings = 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        return float(self.readings)
+
+
+@pytest.fixture
+def fast_cpu_clock(monkeypatch):
+    """The process's budget clock FAST_CPU_CLOCK times faster (QUIZ_CPU_CLOCK_SPEED in a process),
+    so CPU_BURNER runs out of its real budgets after a fraction of its work on any machine."""
+    monkeypatch.setattr(PROCESS_CPU_CLOCK, "speed", FAST_CPU_CLOCK)
+
+
 def one(compile_yaml, text: str):
     [compiled] = compile_yaml(text).values()
     return compiled
@@ -42,11 +70,22 @@ def one(compile_yaml, text: str):
 @pytest.mark.parametrize("constraint", ["True", "a < 0"])  # kept, or rejected on a value that costs as much
 def test_many_products_under_the_step_limits_stop_at_the_time_budget(compile_yaml, constraint):
     compiled = one(compile_yaml, CPU_BURNER.replace("{constraint}", constraint))
-    budget = Budget(seconds=0.05)  # the real budget is 1 s; a small one keeps the test quick
-    with pytest.raises(VariantError, match=r"derived\.[a-dfg]: .*CPU-time budget of 0\.05 s") as caught:
+    # The budget counted in steps: the clock is read before every step, each reading a second on.
+    clock = StepClock()
+    budget = Budget(seconds=STEPS, clock=clock, check_interval=0)
+    with pytest.raises(VariantError, match=rf"derived\.[a-dfg]: .*CPU-time budget of {STEPS} s") as caught:
         make_variant(compiled, 0, budget)
     assert caught.value.location is not None and caught.value.location.line == 1
-    assert budget.seconds_used < 1.0
+    # Stopped at the first step past the budget (a reading on starting and one on stopping beside).
+    assert STEPS < budget.seconds_used <= STEPS + 2
+    assert clock.readings <= STEPS + 3
+
+
+def test_a_slow_question_stops_its_self_test(compile_yaml, fast_cpu_clock):
+    compiled = one(compile_yaml, CPU_BURNER.replace("{constraint}", "True"))
+    problems = [d.message for d in self_test(compiled, 20)]
+    assert any("CPU-time budget of 1 s" in p for p in problems)
+    assert re.fullmatch(r"burner: self-test: stopped after seed \d+: a variant must stay well within its budgets", problems[-1])
 
 
 @pytest.mark.parametrize(
@@ -138,13 +177,6 @@ def test_texts_share_the_variant_budget(compile_yaml):
     assert all("CPU-time budget of 1 s" in text and text.startswith("⚠ ") for text in texts[2:])
     # A value already filled in is not computed again: it costs nothing, so it still shows.
     assert variant.text(variant.question.prompt, "ja") == "1"
-
-
-def test_a_slow_question_stops_its_self_test(compile_yaml):
-    compiled = one(compile_yaml, CPU_BURNER.replace("{constraint}", "True"))
-    problems = [d.message for d in self_test(compiled, 20)]
-    assert any("CPU-time budget of 1 s" in p for p in problems)
-    assert re.fullmatch(r"burner: self-test: stopped after seed \d+: a variant must stay well within its budgets", problems[-1])
 
 
 def test_a_worked_value_too_large_to_show_is_left_out(compile_yaml, capsys):

@@ -3,12 +3,19 @@
 Packs come from the bundled `questions/` folder, the user's packs folder and any `--bank PATH`
 given on the command line. A pack that fails to load costs only its own questions: the
 problems are collected in `Bank.report` and the rest of the bank still works.
+
+`QUIZ_HOLD_LOADING=PATH` holds loading while the file at PATH exists: the claims are read, then
+it waits, asking `stop` as it does between files, until the file is removed. Tests use it to act
+while the packs are still loading (quitting, switching language) without a pack slow enough for
+the slowest machine.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +37,9 @@ from quiz.types.registry import convert_question
 YAML_SUFFIXES = (".yaml", ".yml")
 MAX_NAMED_ID = 80
 """Longest id quoted in front of a question's messages (a pack's id may be any text)."""
+HOLD_VARIABLE = "QUIZ_HOLD_LOADING"
+HOLD_POLL_SECONDS = 0.02
+"""How often a held load looks whether its hold file is gone, and asks whether to stop."""
 
 
 def default_sources() -> list[Path]:
@@ -87,6 +97,7 @@ def load_bank(
         cache.open(every_source)
     bank = Bank()
     bank.claims = bundled_claims(bank.report, cache)
+    _hold(stop)
     seen_files: set[Path] = set()
     # The packs folder is the learner's own: empty until they drop a pack in, which is no error.
     optional = {locations.user_packs_dir()} if sources is None else set()
@@ -115,6 +126,17 @@ def content_digest(raw: bytes) -> str:
 def _check_stop(stop: StopCheck | None) -> None:
     if stop is not None and stop():
         raise ReadingStopped()
+
+
+def _hold(stop: StopCheck | None) -> None:
+    """Wait while the file QUIZ_HOLD_LOADING names exists, stopping when `stop` says so."""
+    held = os.environ.get(HOLD_VARIABLE)
+    if not held:
+        return
+    hold = Path(held)
+    while hold.exists():
+        _check_stop(stop)
+        time.sleep(HOLD_POLL_SECONDS)
 
 
 def _file_events(path: Path, stop: StopCheck | None, cache: BankCache | None) -> list[Event]:

@@ -6,15 +6,23 @@ wall clock is changed. The start is stored with the boot's id, so a mock resumed
 on the same boot keeps its deadline exactly; after a reboot only the wall clock can tell how much
 time passed, and that is what is used then. Every reader takes the clock as an argument, so
 tests set the time instead of sleeping.
+
+`QUIZ_MOCK_CLOCK_SPEED` (a whole number from 1 to 1000) runs the interview clock that many times
+faster, so a test sits a whole interview in a fraction of its length. It can only speed the clock
+up (any other value leaves it at 1), and a sped-up clock's readings belong to a boot of their own
+(`boot_id`), so an interview resumed at another speed counts its time by the wall clock: no
+setting gives an interview more time than it has.
 """
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
 
+from quiz.base.clock_speed import speed_from_environment
 from quiz.base.fieldwise import Fieldwise, record
 
 Clock = Callable[[], float]
@@ -25,21 +33,32 @@ QUESTION_WARNING: Final = 0.2
 INTERVIEW_WARNING: Final = 60.0
 """Warn when the interview has this many seconds left."""
 _BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+SPEED_VARIABLE: Final = "QUIZ_MOCK_CLOCK_SPEED"
+
+
+def clock_speed(environ: Mapping[str, str]) -> int:
+    """The interview clock's speed-up `environ` asks for: 1 to MAX_SPEED, else 1."""
+    return speed_from_environment(environ, SPEED_VARIABLE)
 
 
 def interview_clock() -> float:
-    """Seconds since boot, suspended time included where the system can tell (CLOCK_BOOTTIME)."""
+    """Seconds since boot, suspended time included where the system can tell (CLOCK_BOOTTIME),
+    times QUIZ_MOCK_CLOCK_SPEED."""
     boottime = getattr(time, "CLOCK_BOOTTIME", None)
-    return time.clock_gettime(boottime) if boottime is not None else time.monotonic()
+    seconds = time.clock_gettime(boottime) if boottime is not None else time.monotonic()
+    return seconds * clock_speed(os.environ)
 
 
 def boot_id() -> str:
     """This boot's id (Linux), or "" where the system has none: readings of `interview_clock`
-    from different boots cannot be compared."""
+    from different boots cannot be compared, nor those at different speeds (the id names its
+    speed then)."""
     try:
-        return _BOOT_ID.read_text(encoding="ascii").strip()
+        found = _BOOT_ID.read_text(encoding="ascii").strip()
     except OSError:
         return ""
+    speed = clock_speed(os.environ)
+    return f"{found} at {speed}x" if found and speed != 1 else found
 
 
 @record

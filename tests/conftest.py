@@ -1,8 +1,28 @@
 """Shared fixtures: keep every test away from the developer's own config, data and packs."""
 
 import itertools
+import os
+import shutil
+import tempfile
 
 import pytest
+
+USER_VARIABLES = ("QUIZ_DATA_DIR", "QUIZ_CONFIG_DIR", "QUIZ_CACHE_DIR")
+_COLLECTION_HOME: str | None = None
+
+
+def pytest_configure(config):
+    """Before any test module is imported: test modules load banks while they are collected, and
+    that load must not write the bank cache (or anything) into the developer's own folders."""
+    global _COLLECTION_HOME
+    _COLLECTION_HOME = tempfile.mkdtemp(prefix="quiz-tests-")
+    for variable in USER_VARIABLES:
+        os.environ[variable] = os.path.join(_COLLECTION_HOME, variable.removeprefix("QUIZ_").lower())
+
+
+def pytest_unconfigure(config):
+    if _COLLECTION_HOME is not None:
+        shutil.rmtree(_COLLECTION_HOME, ignore_errors=True)
 
 # A counter names each test's user folder: `mktemp` would list the whole temporary folder on every
 # call to find a free number, which over 5,000 tests cost more than half a minute.

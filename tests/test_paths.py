@@ -1,7 +1,12 @@
 """`quiz paths` says where settings, history and packs live; an empty or missing packs folder is normal."""
 
 import json
+import tempfile
+from pathlib import Path
 
+import platformdirs
+
+from quiz.base import locations
 from quiz.cli.main import main
 
 
@@ -29,3 +34,14 @@ def test_an_empty_packs_folder_is_not_an_error(capsys, isolated_user_dirs):
     assert " 0 errors" in out and "packs" not in out
     assert main(["list"]) == 0
     assert "skipped" not in capsys.readouterr().err
+
+
+# Read while this module is imported, as a test module's own `BANK = load_bank()` would run.
+_CACHE_WHILE_COLLECTED = locations.cache_dir()
+
+
+def test_test_modules_are_collected_with_temporary_folders_not_the_users():
+    """A bank loaded while the tests are collected writes its cache in a temporary folder."""
+    temporary = Path(tempfile.gettempdir()).resolve()
+    assert _CACHE_WHILE_COLLECTED.resolve().is_relative_to(temporary)
+    assert not _CACHE_WHILE_COLLECTED.resolve().is_relative_to(Path(platformdirs.user_cache_dir()).resolve())

@@ -3,6 +3,8 @@
 import itertools
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import pytest
@@ -29,11 +31,57 @@ def pytest_unconfigure(config):
 _USER_FOLDERS = itertools.count()
 
 
+# What a first start leaves in the cache folder: the bundled bank and both catalogues, as the
+# `quiz` command writes them.
+WARMING = """
+import argparse
+from quiz.cli.common import load
+from quiz.locale.i18n import tr
+load(argparse.Namespace(bank=[]))
+for lang in ("en", "ja"):
+    tr("ui.title", lang)
+"""
+
+
+@pytest.fixture(scope="session")
+def warm_cache_files(tmp_path_factory):
+    """The cache files of a first start, made once per test process in a folder of its own: a
+    test starts with them, as a learner's second start does, unless it is marked `cold_cache`."""
+    home = tmp_path_factory.mktemp("warm")
+    env = {**os.environ, **{variable: str(home / variable.lower()) for variable in USER_VARIABLES}}
+    subprocess.run([sys.executable, "-c", WARMING], env=env, check=True, timeout=300)
+    files = sorted((home / "quiz_cache_dir").iterdir())
+    assert {f.name.split("-")[0] for f in files} == {"bank", "catalogue"}, files
+    return {f: f.read_bytes() for f in files}
+
+
+def _restore(warm: dict) -> None:
+    """Put back what a test changed in a linked file itself (written into, its mode or owner
+    changed, to test a damaged or foreign cache), so the next test starts warm again."""
+    for path, content in warm.items():
+        if path.read_bytes() != content:
+            path.write_bytes(content)
+        status = path.stat()
+        if status.st_mode & 0o777 != 0o600:
+            path.chmod(0o600)
+        if status.st_uid != os.getuid():
+            os.chown(path, os.getuid(), os.getgid())
+
+
 @pytest.fixture(autouse=True)
-def isolated_user_dirs(tmp_path_factory, monkeypatch):
-    """Point the data, config and cache directories at fresh temporary folders for each test."""
+def isolated_user_dirs(request, tmp_path_factory, monkeypatch):
+    """Point the data, config and cache directories at fresh temporary folders for each test; the
+    cache holds the bundled bank and the catalogues unless the test is marked `cold_cache`."""
     home = tmp_path_factory.getbasetemp() / f"user-{next(_USER_FOLDERS)}"
     home.mkdir()
+    if request.node.get_closest_marker("cold_cache") is None:
+        warm = request.getfixturevalue("warm_cache_files")
+        cache = home / "cache"
+        cache.mkdir(mode=0o700)
+        for kept in warm:
+            # A link, not a 700 kB copy per test: the cache replaces its files by renaming them.
+            os.link(kept, cache / kept.name)
+        request.addfinalizer(lambda: _restore(warm))
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))
     monkeypatch.setenv("QUIZ_CACHE_DIR", str(home / "cache"))

@@ -17,6 +17,9 @@ from quiz.bank.cache import KEPT_FILES, MAX_CACHE_BYTES, BankCache, source_hash
 from quiz.base import locations
 from quiz.format.yaml_data import ReadingStopped
 
+# What a first start does with an empty cache folder is part of what these tests check.
+pytestmark = pytest.mark.cold_cache
+
 HOSTILE = Path(__file__).parent / "hostile"
 
 QUESTION = """\

@@ -12,6 +12,9 @@ from quiz.base import locations
 from quiz.locale.catalogue_cache import flat_catalogue, parse
 from quiz.locale.i18n import LANGUAGES, LOCALE_DIR
 
+# What a first start does with an empty cache folder is part of what these tests check.
+pytestmark = pytest.mark.cold_cache
+
 
 def kept_file(lang: str):
     return locations.cache_dir() / f"catalogue-{lang}.json"

@@ -13,6 +13,9 @@ import pytest
 from quiz.code import TASKS
 from quiz.code.task_ids import TASK_IDS
 
+# What a first start does with an empty cache folder is part of what these tests check.
+pytestmark = pytest.mark.cold_cache
+
 UNTIL_SHOWN = """
 import json, sys
 

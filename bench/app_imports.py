@@ -13,6 +13,10 @@ import statistics
 import subprocess
 import sys
 
+from _smoke import sized
+
+PROCESSES = sized(7, 1)
+
 LAYERS = [
     ("Textual's app (a bare app imports this too)", ["textual.app", "textual.widgets._static"]),
     (
@@ -42,9 +46,9 @@ print(json.dumps(times))
 def main() -> None:
     arg = json.dumps([modules for _, modules in LAYERS])
     command = [sys.executable, "-c", CHILD, arg]
-    runs = [json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout) for _ in range(7)]
+    runs = [json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout) for _ in range(PROCESSES)]
     total = 0.0
-    print("import cost before the first frame, median of 7 processes:")
+    print(f"import cost before the first frame, median of {PROCESSES} processes:")
     for n, (name, _) in enumerate(LAYERS):
         ms = statistics.median(run[n] for run in runs) * 1000
         total += ms

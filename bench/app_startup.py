@@ -31,10 +31,12 @@ import textwrap
 import time
 from pathlib import Path
 
+from _smoke import SMOKE, sized
 from history import build_large_store, opened
 
 KEY = "causal-weights-3x3#3"
-REPEATS = 11
+REPEATS = sized(11, 1)
+ANSWERS = sized(30, 2)  # of the session in 3 and 4
 
 BARE = """
 import time
@@ -117,7 +119,7 @@ sys.exit(entry.main(["practice", "--id", {KEY!r}]))
 """
 
 SESSION = """
-import asyncio, resource, statistics, time
+import asyncio, resource, statistics, sys, time
 from quiz.bank import Selection
 from quiz.ui.app import make_app
 
@@ -128,7 +130,7 @@ def laid_out(widgets):
 
 async def answer_thirty(pilot):
     app = pilot.app
-    for _ in range(30):
+    for _ in range(int(sys.argv[1])):
         await pilot.pause()
         while not app.screen.query("#answer-input"):  # the bank loads, or the new variant mounts
             await pilot.pause()
@@ -155,9 +157,10 @@ print(statistics.median(latencies) * 1000, max(latencies) * 1000, resource.getru
 """
 
 
-def run_script(code: str, data_dir: Path, cache_dir: Path | None = None) -> tuple[float, str]:
+def run_script(code: str, data_dir: Path, cache_dir: Path | None = None, *args: str) -> tuple[float, str]:
     """Start a Python process on `code` with `data_dir` as its data directory and `cache_dir` (a
-    fresh one unless given) as its cache; the monotonic time it started at, and what it printed."""
+    fresh one unless given) as its cache, and `args` as its arguments; the monotonic time it started at,
+    and what it printed."""
     fresh_cache = tempfile.mkdtemp(prefix="cache-", dir=data_dir) if cache_dir is None else str(cache_dir)
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir), "QUIZ_CACHE_DIR": fresh_cache}
     # A folder of its own, removed after the run: the script's folder is first on its sys.path.
@@ -165,7 +168,7 @@ def run_script(code: str, data_dir: Path, cache_dir: Path | None = None) -> tupl
         script = Path(folder) / "script.py"
         script.write_text(textwrap.dedent(code))
         start = time.monotonic()  # the same system clock the child reads
-        out = subprocess.run([sys.executable, script], check=True, capture_output=True, text=True, env=env).stdout
+        out = subprocess.run([sys.executable, script, *args], check=True, capture_output=True, text=True, env=env).stdout
     return start, out
 
 
@@ -189,7 +192,7 @@ def time_quiz(data_dir: Path, cache_dir: Path | None) -> tuple[float, float]:
 
 
 def histories(folder: Path) -> tuple[Path, Path]:
-    """Data directories holding an empty history file and one of 100,000 attempts."""
+    """Data directories holding an empty history file and one of 100,000 attempts (history.ATTEMPTS)."""
     empty, large = folder / "empty", folder / "large"
     empty.mkdir()
     opened(empty / "history.sqlite3").close()
@@ -206,7 +209,8 @@ def main() -> None:
 def measure(empty: Path, large: Path, folder: Path) -> None:
     bare, widgets, quiz, quiz_cold, quiz_large, history_large = [], [], [], [], [], []
     cache = folder / "cache"  # the warm cache: written by the first start below, read by the rest
-    time_process(BARE, empty), time_process(WIDGETS, empty), time_quiz(empty, cache), time_quiz(large, cache)  # warm the file cache and bytecode
+    if not SMOKE:  # warm the file cache and bytecode (in smoke mode the first start below writes the cache)
+        time_process(BARE, empty), time_process(WIDGETS, empty), time_quiz(empty, cache), time_quiz(large, cache)
     for _ in range(REPEATS):  # alternate, so all see the same machine load
         bare.append(time_process(BARE, empty))
         widgets.append(time_process(WIDGETS, empty))
@@ -234,9 +238,9 @@ def measure(empty: Path, large: Path, folder: Path) -> None:
     print(f"{'':4}its history file open {history_s * 1000:.0f} ms after the process started (a worker started once the first screen is drawn)")
     session_dir = folder / "session"
     session_dir.mkdir()
-    out = run_script(SESSION, session_dir, cache)[1].split()
+    out = run_script(SESSION, session_dir, cache, str(ANSWERS))[1].split()
     median_ms, worst_ms, peak_mb = (float(x) for x in out[-3:])
-    print("submit to verdict and explanation on screen, 30 answers saved to history:")
+    print(f"submit to verdict and explanation on screen, {ANSWERS} answers saved to history:")
     print(f"{'':4}median {median_ms:.1f} ms, worst {worst_ms:.1f} ms (goal <= 50 ms)")
     print(f"peak memory of that process (max RSS): {peak_mb:.0f} MB (goal <= 150 MB)")
     print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")

@@ -22,13 +22,15 @@ import statistics
 import time
 from collections.abc import Callable
 
+from _smoke import SMOKE, sized
+
 from quiz.authoring.selftest import DEFAULT_SEEDS
 from quiz.authoring.validation import usable_cores, validate_packs
 from quiz.bank import load_bank
 from quiz.base import locations
 
 GOAL_SECONDS = 5.0
-SEEDS = 50
+SEEDS = sized(50, 0)  # smoke: the checks without self-tests
 
 
 def cpu_seconds() -> float:
@@ -54,7 +56,7 @@ def median_seconds(runs: int, work: Callable[[], object]) -> tuple[float, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs of each measurement (median shown)")
+    parser.add_argument("--runs", type=int, default=sized(3, 1), help="runs of each measurement (median shown)")
     runs = parser.parse_args().runs
     bank_dir = [locations.bundled_bank_dir()]
 
@@ -65,12 +67,14 @@ def main() -> None:
 
         return run
 
-    validate_packs(bank_dir, seeds=1)  # warm imports and caches, as a second `quiz validate` would have them
+    if not SMOKE:
+        validate_packs(bank_dir, seeds=1)  # warm imports and caches, as a second `quiz validate` would have them
     load = median_seconds(runs, lambda: load_bank(bank_dir))
     check = median_seconds(runs, lambda: validate_packs(bank_dir, seeds=0))
     single = median_seconds(runs, self_test(1))
     full = median_seconds(runs, self_test(None))
-    default = median_seconds(runs, self_test(None, DEFAULT_SEEDS))
+    default_seeds = sized(DEFAULT_SEEDS, 0)
+    default = median_seconds(runs, self_test(None, default_seeds))
     questions = len(load_bank(bank_dir))
     print(f"bundled bank: {questions} questions; median of {runs} runs; one BLAS thread; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {usable_cores()} workers")
@@ -81,7 +85,7 @@ def main() -> None:
           f"self-tests alone {single[1] - check[1]:.2f} s CPU, {single[1] / check[1]:.1f}x the --seeds 0 floor")
     print(f"  validate --strict --seeds {SEEDS}          {full[0]:6.2f} s  {full[1]:6.2f} s   goal < {GOAL_SECONDS:.0f} s: "
           f"{'met' if full[0] < GOAL_SECONDS else 'NOT met'} on wall time, {'met' if full[1] < GOAL_SECONDS else 'not met'} on CPU time")
-    print(f"  validate --strict (default, {DEFAULT_SEEDS} seeds)  {default[0]:6.2f} s  {default[1]:6.2f} s   "
+    print(f"  validate --strict (default, {default_seeds} seeds)  {default[0]:6.2f} s  {default[1]:6.2f} s   "
           f"what `quiz validate --strict` runs; the goal above is for {SEEDS} seeds")
 
 if __name__ == "__main__":

@@ -16,11 +16,13 @@ import subprocess
 import sys
 import time
 
+from _smoke import sized
+
 from quiz.code import run_checks
 from quiz.code.run import plan
 from quiz.code.sandbox import CHILD_ENV
 
-REPEATS = 11
+REPEATS = sized(11, 1)
 GOAL_SECONDS = 1.5
 
 RIGHT = """
@@ -58,7 +60,7 @@ def main() -> None:
         "  of which drawing the inputs": lambda: plan("attention", seed=next(seeds)),
     }
     assert run_checks("attention", WRONG, seed=0).misconception == "missing_scale"
-    for run in cases.values():  # warm the file cache and bytecode
+    for run in sized(list(cases.values()), []):  # warm the file cache and bytecode
         run()
     samples: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(REPEATS):  # alternate, so all see the same machine load

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _smoke import sized
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,7 +57,8 @@ def measure(seeds: int) -> dict[str, object]:
 
 def child(checkout: Path, seeds: int) -> dict[str, object]:
     """`measure` in a fresh interpreter importing the quiz of `checkout`."""
-    env = {**os.environ, "PYTHONPATH": str(checkout), "OPENBLAS_NUM_THREADS": "1"}
+    # bench/ after the checkout, for _smoke: -P leaves this script's folder off the path
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(checkout), str(ROOT / "bench")]), "OPENBLAS_NUM_THREADS": "1"}
     command = [sys.executable, "-P", __file__, "--child", "--seeds", str(seeds)]
     out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     result: dict[str, object] = json.loads(out)
@@ -65,8 +68,8 @@ def child(checkout: Path, seeds: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkouts", nargs="*", type=Path, default=[ROOT])
-    parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=sized(20, 1))
+    parser.add_argument("--rounds", type=int, default=sized(3, 1))
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:

@@ -14,11 +14,12 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from _smoke import sized
 
 import engine
 
-HEADS, L, S, E = 16, 256, 256, 64
-REPEATS = 21
+HEADS, L, S, E = sized((16, 256, 256, 64), (2, 16, 16, 8))
+REPEATS = sized(21, 1)
 GOALS = {"forward": 2.5, "backward": 2.0}
 
 

@@ -18,11 +18,12 @@ import argparse
 from collections.abc import Callable
 
 import numpy as np
-from engine_attention import paired_medians  # a sibling script: bench/ is first on the path
+from _smoke import sized  # siblings: bench/ is first on the path
+from engine_attention import paired_medians
 
 import engine
 
-BATCH = 200  # calls per timed batch: long enough for the clock, short enough to alternate often
+BATCH = sized(200, 2)  # calls per timed batch: long enough for the clock, short enough to alternate often
 
 Case = tuple[str, Callable[[], object], Callable[[], object]]
 
@@ -88,7 +89,7 @@ def cases() -> list[Case]:
 def main() -> None:
     """Print one row per call: µs per call, µs of its floor, and their ratio."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=31, help="timed batches per call (median)")
+    parser.add_argument("--repeats", type=int, default=sized(31, 1), help="timed batches per call (median)")
     args = parser.parse_args()
     print(f"numpy {np.__version__}; engine from {os.path.dirname(os.path.dirname(engine.__file__))}")
     print(f"median of {args.repeats} batches of {BATCH} calls, each beside its floor")

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 
 import numpy as np
+from _smoke import sized
 
 from quiz.authoring.validation import validate_packs
 from quiz.base import locations
@@ -99,8 +100,8 @@ def median_cpu(runs: int, work: Callable[[], object]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="replays (median shown)")
-    parser.add_argument("--seeds", type=int, default=10, help="seeds of the recorded self-test")
+    parser.add_argument("--runs", type=int, default=sized(3, 1), help="replays (median shown)")
+    parser.add_argument("--seeds", type=int, default=sized(10, 1), help="seeds of the recorded self-test")
     arguments = parser.parse_args()
     recording = record(arguments.seeds)
     failures = replay(recording)  # warm caches, as the self-test had them

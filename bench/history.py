@@ -26,10 +26,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
+from _smoke import sized
 from fsrs import Scheduler
 
 from quiz.bank import load_bank
@@ -39,8 +39,13 @@ from quiz.history.scheduling import at_datetime
 from quiz.history.stats import QuestionInfo, catalogue
 from quiz.history.store import History, open_history
 
-QUESTIONS = 500
-ATTEMPTS = 100_000
+QUESTIONS = sized(500, 20)
+ATTEMPTS = sized(100_000, 400)
+RECORDED = sized(500, 5)  # attempts timed one by one
+REPEATS = sized(7, 1)  # statistics computed, and the statistics screen opened
+COMMANDS = sized(5, 1)  # `quiz` processes started
+SCREEN = Path(__file__).with_name("_history_screen.py")
+SCREEN_OPENS = REPEATS
 DAY_MS = 86_400_000
 NOW_MS = 1_760_000_000_000
 TOPICS = ("scaling", "softmax", "masking", "implementation", "diagnosis")
@@ -90,7 +95,7 @@ def recording(folder: Path) -> tuple[float, float, float]:
     rng = random.Random(1)
     times, syncs = [], []
     with opened(folder / "record.sqlite3") as history, (folder / "fsync.bin").open("ab") as raw:
-        for n in range(500):
+        for n in range(RECORDED):
             record = synthetic_attempt(rng, n % 50, NOW_MS + n * 60_000)
             start = time.perf_counter()
             history.record(record)
@@ -118,7 +123,7 @@ def build_large_store(path: Path) -> float:
     return elapsed
 
 
-def opening(path: Path, repeats: int = 21) -> float:
+def opening(path: Path, repeats: int = sized(21, 1)) -> float:
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -134,7 +139,7 @@ def statistics_time(path: Path) -> tuple[float, float, int]:
     now = at_datetime(NOW_MS).astimezone()
     with opened(path) as history:
         times, floor = [], []
-        for _ in range(7):
+        for _ in range(REPEATS):
             start = time.perf_counter()
             result = stats.statistics(history, CATALOGUE, now)
             times.append(time.perf_counter() - start)
@@ -144,7 +149,7 @@ def statistics_time(path: Path) -> tuple[float, float, int]:
     return statistics.median(times), statistics.median(floor), sum(w.all_time.attempts for w in result.topics.values())
 
 
-def command_time(data_dir: Path, *args: str, repeats: int = 5) -> float:
+def command_time(data_dir: Path, *args: str, repeats: int = COMMANDS) -> float:
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir)}
     times = []
     for _ in range(repeats):
@@ -154,60 +159,12 @@ def command_time(data_dir: Path, *args: str, repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-SCREEN = """
-import asyncio, statistics, sys, time
-import quiz.ui.screens.stats as screens
-from quiz.history.scheduling import at_datetime
-from quiz.history.stats import catalogue
-from quiz.ui.app import make_app
-from quiz.ui.messages import OpenStatistics
-
-opened, floor = [], []
-shown = asyncio.Event()
-
-
-class Timed(screens.StatisticsScreen):
-    # Told when the tables are filled and the screen drawn after it: the harness waits on an event
-    # rather than polling, which would take the GIL from the worker computing the figures.
-    def _fill_tables(self):
-        super()._fill_tables()
-        if self.statistics is not None and self.query("#stats-mistakes"):
-            self.call_after_refresh(shown.set)
-
-
-screens.StatisticsScreen = Timed  # the app imports it from the module when it opens the screen
-
-
-async def measure(pilot):
-    app = pilot.app
-    await app.workers.wait_for_complete()
-    bank_catalogue = catalogue(app.bank.questions.values())
-    for _ in range(7):
-        await pilot.pause()
-        shown.clear()
-        start = time.perf_counter()
-        app.post_message(OpenStatistics())
-        await asyncio.wait_for(shown.wait(), 30)
-        opened.append(time.perf_counter() - start)
-        table = app.screen.query_one("#stats-mistakes")
-        assert table.row_count and table.size.height, "the tables were not laid out"
-        await pilot.press("escape")
-        await app.workers.wait_for_complete()
-        start = time.perf_counter()
-        app.history.statistics(bank_catalogue)
-        floor.append(time.perf_counter() - start)
-    app.exit()
-
-now = at_datetime(int(sys.argv[1])).astimezone()
-make_app(seed=1, now=lambda: now).run(headless=True, size=(100, 30), auto_pilot=measure)
-print(statistics.median(opened), statistics.median(floor), max(opened))
-"""
-
-
 def screen_time(data_dir: Path) -> tuple[float, float, float]:
-    """Median seconds to open the statistics screen, the statistics alone, and the slowest open."""
+    """Median seconds to open the statistics screen, the statistics alone, and the slowest open
+    (bench/_history_screen.py in a fresh process)."""
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir)}
-    out = subprocess.run([sys.executable, "-c", textwrap.dedent(SCREEN), str(NOW_MS)], check=True, capture_output=True, text=True, env=env).stdout
+    command = [sys.executable, str(SCREEN), str(NOW_MS), str(SCREEN_OPENS)]
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
     median, floor, worst = (float(x) for x in out.split()[-3:])
     return median, floor, worst
 
@@ -225,17 +182,18 @@ def main() -> None:
         elapsed = build_large_store(large)
         print(f"import of {ATTEMPTS:,} attempts over {QUESTIONS} questions, cards built: {elapsed:.1f} s ({large.stat().st_size / 2**20:.1f} MiB)")
         empty_open, large_open = opening(folder / "empty" / "history.sqlite3"), opening(large)
-        print(f"open the store: empty {empty_open * 1000:.2f} ms, {ATTEMPTS:,} attempts {large_open * 1000:.2f} ms (median of 21)")
+        print(f"open the store: empty {empty_open * 1000:.2f} ms, {ATTEMPTS:,} attempts {large_open * 1000:.2f} ms (median of {sized(21, 1)})")
         elapsed, floor, counted = statistics_time(large)
         assert counted == ATTEMPTS
-        print(f"statistics on {ATTEMPTS:,} attempts: median {elapsed * 1000:.0f} ms of 7 (goal <= 300 ms);")
+        print(f"statistics on {ATTEMPTS:,} attempts: median {elapsed * 1000:.0f} ms of {REPEATS} (goal <= 300 ms);")
         print(f"{'':4}floor, one plain pass over the attempts: {floor * 1000:.0f} ms ({elapsed / floor:.1f}x)")
         bare = command_time(folder / "large", "--version")
         whole = command_time(folder / "large", "stats", "--json")
-        print(f"`quiz stats --json` process on that store: median {whole * 1000:.0f} ms of 5 (bank loading and start-up included),")
+        print(f"`quiz stats --json` process on that store: median {whole * 1000:.0f} ms of {COMMANDS} (bank loading and start-up included),")
         print(f"{'':4}beside `quiz --version` {bare * 1000:.0f} ms")
         screen, floor, worst = screen_time(folder / "large")
-        print(f"statistics screen on that store: opens in {screen * 1000:.0f} ms, median of 7 (goal <= 300 ms), slowest {worst * 1000:.0f} ms;")
+        print(f"statistics screen on that store: opens in {screen * 1000:.0f} ms, median of {SCREEN_OPENS} (goal <= 300 ms),", end=" ")
+        print(f"slowest {worst * 1000:.0f} ms;")
         print(f"{'':4}floor, the statistics alone in that process: {floor * 1000:.0f} ms")
     print(f"load average while measuring (1, 5, 15 min): {', '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
 

@@ -21,9 +21,11 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-IDLE_S = 4.0
-TICKS = 200
-ANSWERS = 12
+from _smoke import sized
+
+IDLE_S = sized(4.0, 0.1)
+TICKS = sized(200, 2)
+ANSWERS = sized(12, 2)
 
 SCRIPT = """
 import asyncio, statistics, sys, time

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _smoke import sized
+
 from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
 from quiz.format.checks import check_question
@@ -39,7 +41,8 @@ misconceptions:
     answer: attention(Q, K, V).weights
     feedback: The future leaked.
 """
-SECONDS = 3.0
+SECONDS = sized(3.0, 0.1)
+SEEDS = sized(20, 1)
 
 
 def compiled_matrix_question():
@@ -62,7 +65,7 @@ def throughput() -> tuple[int, float]:
     return count, time.perf_counter() - start
 
 
-def self_test_bank(seeds: int = 20) -> tuple[int, float]:
+def self_test_bank(seeds: int = SEEDS) -> tuple[int, float]:
     start = time.perf_counter()
     bank = load_bank()
     for question in bank.questions.values():
@@ -75,7 +78,7 @@ def main() -> None:
     count, elapsed = throughput()
     print(f"4x4 causal-attention variants generated and graded: {count / elapsed:,.0f}/s (goal >= 2,000/s)")
     questions, elapsed = self_test_bank()
-    print(f"self-test of the bundled bank ({questions} questions, 20 seeds): {elapsed:.2f} s")
+    print(f"self-test of the bundled bank ({questions} questions, {SEEDS} seeds): {elapsed:.2f} s")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from engine.faults import (
 )
 from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
 from engine.masks import all_but_last_row, causal_mask, read_attn_mask
-from engine.softmax import naive_softmax, softmax
+from engine.softmax import naive_softmax, softmax, softmax_and_empty_rows
 
 EMPTY_ROW_POLICIES = ("zero", "nan", "raise")
 
@@ -227,18 +227,24 @@ def attention_weights_fast(call: PreparedCall) -> np.ndarray:
     """`attention_weights(call)[-1]` computed in one buffer, for the hot paths that need only the weights.
 
     The same operations in the same order, in place instead of one new array per step, which
-    at benchmark sizes costs more in page faults than the arithmetic. Tests check it is equal
-    to the reference bit for bit. The float16 fault's path is left to the reference.
+    at benchmark sizes costs more in page faults than the arithmetic; steps that cannot change
+    a weight are skipped. Tests check it is equal to the reference bit for bit. The float16
+    fault's path is left to the reference.
     """
     settings = call.settings
     if settings.half_precision_scores:
         return attention_weights(call)[-1]
     buffer = call.query @ call.key.swapaxes(-2, -1)  # (..., L, S) scores
-    buffer *= settings.scale  # scaled
-    buffer += call.additive
+    if settings.scale != 1.0:  # x · 1 is x, bit for bit
+        buffer *= settings.scale  # scaled
+    if call.additive.ndim or call.additive:  # a lone zero (no float mask) changes at most −0 to +0,
+        buffer += call.additive  # which the softmax cannot tell apart: the max is subtracted, exp(±0) = 1
     if call.forbids_any:  # otherwise copyto would write nothing
         np.copyto(buffer, -np.inf, where=~call.allowed)  # masked
-    empty = _empty_rows(buffer)
+    if settings.softmax_axis == -1:  # the softmax's own row maximum tells the empty rows
+        weights, empty = softmax_and_empty_rows(buffer, axis=-1, out=buffer)
+        return _apply_empty_row_policy(empty[..., 0], weights, call.empty_rows)
+    empty = _empty_rows(buffer)  # rows over the keys, while the softmax runs over the queries
     weights = softmax(buffer, axis=settings.softmax_axis, out=buffer)
     return _apply_empty_row_policy(empty, weights, call.empty_rows)
 

@@ -15,15 +15,22 @@ def _as_float(x: ArrayLike) -> np.ndarray:
     return x if x.dtype.kind == "f" else x.astype(np.float64)  # kind "f": np.floating, cheaper to ask
 
 
-def _row_max(z: np.ndarray, axis: int) -> np.ndarray:
-    """The maximum along `axis` (kept as a length-1 axis), 0 where every entry is −∞.
+def _row_max_and_empty(z: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """The maximum along `axis` (kept as a length-1 axis), 0 where every entry is −∞; and where
+    that is (bool, the same shape): the rows with no finite or +∞ entry.
 
     An all −∞ row has nothing to subtract, and −∞ − (−∞) would be NaN.
     """
     # the ufuncs' own reductions: np.max and np.sum call them after per-call Python checks
     peak = np.maximum.reduce(z, axis=axis, keepdims=True, initial=-np.inf)
-    peak[peak == -np.inf] = 0.0
-    return peak
+    empty = peak == -np.inf
+    peak[empty] = 0.0
+    return peak, empty
+
+
+def _row_max(z: np.ndarray, axis: int) -> np.ndarray:
+    """The maximum along `axis` (kept as a length-1 axis), 0 where every entry is −∞."""
+    return _row_max_and_empty(z, axis)[0]
 
 
 def _sum_or_one(exp_shifted: np.ndarray, axis: int) -> np.ndarray:
@@ -45,11 +52,22 @@ def softmax(z: ArrayLike, axis: int = -1, *, out: np.ndarray | None = None) -> n
     that is entirely −∞ has no allowed entry and gets all zeros (PyTorch ≥ 2.5's choice for
     fully masked rows), not 0/0 = NaN. `out` (which may be z itself) receives the result.
     """
+    return softmax_and_empty_rows(z, axis, out=out)[0]
+
+
+def softmax_and_empty_rows(
+    z: ArrayLike, axis: int = -1, *, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """`softmax(z, axis, out=out)`, and the rows along `axis` that were entirely −∞ (so got zeros):
+    bool, of z's shape with `axis` kept at length 1. The maximum the softmax subtracts tells
+    them, so the caller needs no second pass over z to find them.
+    """
     z = _as_float(z)
-    weights = np.subtract(z, _row_max(z, axis), out=out)
+    peak, empty = _row_max_and_empty(z, axis)
+    weights = np.subtract(z, peak, out=out)
     np.exp(weights, out=weights)
     weights /= _sum_or_one(weights, axis)
-    return weights
+    return weights, empty
 
 
 def naive_softmax(z: ArrayLike, axis: int = -1) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownTableCellContents
 
 from fixture_bank import fixture_bank
 from pilot_waits import settle
@@ -93,3 +94,21 @@ async def test_help_on_home_lists_home_keys():
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, HomeScreen)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+@pytest.mark.parametrize("key", ["fx-choice#2", "fx-number#4", None], ids=["choice", "number", "home"])
+async def test_the_keys_table_comes_first_and_every_row_shows_without_scrolling(key, size):
+    app = make_app(start=Selection(key=key) if key else None, seed=3, bank=BANK)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f1")
+        await settle(pilot)
+        body = app.screen.query_one("#help-body")
+        sections = list(body.query(Markdown))
+        assert "Keys on this screen" in sections[0].source
+        assert body.scroll_y == 0
+        cells = list(sections[0].query(MarkdownTableCellContents))
+        rows = {cell.region.y for cell in cells}
+        assert len(rows) == sections[0].source.count("\n|") - 1  # the header and one line per key
+        for cell in cells:
+            assert cell.region.height == 1 and body.content_region.contains_region(cell.region), (cell.content, cell.region)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from engine import attention, causal_mask, scaled_dot_product_attention
+from engine import Fault, attention, causal_mask, scaled_dot_product_attention
 from engine.attention import attention_weights, attention_weights_fast, prepare_call
 
 FEW_EXAMPLES = settings(deadline=None, max_examples=40)
@@ -123,6 +123,30 @@ def test_the_fast_path_equals_the_reference_bit_for_bit(case):
             scaled_dot_product_attention(*inputs, **kwargs, empty_rows=empty_rows),
             attention(*inputs, **kwargs, empty_rows=empty_rows).output,
         )
+
+
+# Scores with signed zeros, infinities and NaN: what the fast path's skipped steps (x · 1 with
+# scale=1, + 0 without a float mask) and its empty rows read from the softmax's maximum could
+# treat differently from the reference, if they were not exact.
+edgy = st.sampled_from([0.0, -0.0, 1.0, -1.0, 2.5, 1e30, -1e30, np.inf, -np.inf, np.nan])
+
+
+@given(
+    dtype=st.sampled_from([np.float32, np.float64]),
+    q=arrays(np.float64, (2, 3, 2), elements=edgy),
+    k=arrays(np.float64, (2, 4, 2), elements=edgy),
+    scale=st.sampled_from([None, 1.0, -1.0, 0.0, 0.5]),
+    mask=st.sampled_from(["none", "zero float", "bool"]),
+    fault=st.sampled_from([None, Fault.softmax_over_queries, Fault.missing_scale]),
+    empty_rows=st.sampled_from(["zero", "nan"]),
+)
+@FEW_EXAMPLES
+def test_the_fast_path_skips_only_steps_that_change_no_weight(dtype, q, k, scale, mask, fault, empty_rows):
+    v = np.arange(8, dtype=dtype).reshape(2, 4, 1)
+    attn_mask = {"none": None, "zero float": np.zeros((3, 4), dtype), "bool": np.array([True, False, True, False])}[mask]
+    with np.errstate(all="ignore"):
+        call = prepare_call(q.astype(dtype), k.astype(dtype), v, attn_mask, 0.0, False, scale, False, empty_rows, fault)
+        np.testing.assert_array_equal(attention_weights_fast(call), attention_weights(call)[-1])
 
 
 @given(

@@ -37,7 +37,7 @@ class AppCommands(QuizAppBase):
         lang = self.lang
         own = screen.help_sections() if isinstance(screen, QuizScreen) else []
         keys = (tr("ui.help_keys_title", lang), key_table(screen, lang))
-        self.push_screen(HelpScreen([*own, keys, *general_sections(lang)], lang))
+        self.push_screen(HelpScreen(keys, [*own, *general_sections(lang)], lang))
 
     def action_command_palette(self) -> None:
         """Textual's palette, with its search prompt in the interface language."""

@@ -1,9 +1,10 @@
-"""The quiz's own help (F1): how to give each kind of answer, what each key of the screen below
-does, and how answers are scored, in the learner's language. F1 or Esc closes it.
+"""The quiz's own help (F1): what each key of the screen below does, how to give each kind of
+answer, and how answers are scored, in the learner's language. F1 or Esc closes it.
 
-The screen that was open when F1 was pressed says what to show: `help_sections()` gives its own
-paragraphs (the question screen explains the answer in front of the learner first), and its keys
-are listed from its bindings, the ones the quiz declared, not Textual's generic scrolling keys.
+The screen that was open when F1 was pressed says what to show: its keys come first, listed from
+its bindings (the ones the quiz declared, not Textual's generic scrolling keys) one line each, so
+they fit without scrolling at 80x24; then `help_sections()` gives its own paragraphs (the question
+screen explains the answer in front of the learner), then the general ones.
 """
 
 from __future__ import annotations
@@ -49,8 +50,9 @@ class HelpScreen(TranslatedBindings, ModalScreen[None]):
         Binding("f1", "close", "ui.key_close_help"),
     ]
 
-    def __init__(self, sections: Sequence[Section], lang: str) -> None:
+    def __init__(self, keys: Section, sections: Sequence[Section], lang: str) -> None:
         super().__init__()
+        self.keys = keys
         self.sections = list(sections)
         self.lang = lang
 
@@ -58,6 +60,8 @@ class HelpScreen(TranslatedBindings, ModalScreen[None]):
         with Vertical(classes="dialog", id="help"):
             yield Label(tr("ui.help_title", self.lang), classes="dialog-title")
             with VerticalScroll(id="help-body"):
+                heading, table = self.keys
+                yield Markdown(f"## {heading}\n\n{table}", classes="help-section", id="help-keys")
                 for heading, body in self.sections:
                     yield Markdown(f"## {heading}\n\n{body}", classes="help-section")
             yield Label(tr("ui.help_close", self.lang), id="help-close")

@@ -305,7 +305,7 @@ async def test_the_footer_keeps_its_keys_while_they_would_be_the_same():
 
 
 async def test_the_collector_runs_again_once_the_app_has_ended():
-    """The cyclic collector waits while the app starts (see QuizAppBase.on_load); an app that ends
+    """The cyclic collector waits while the app starts (see QuizApp.on_load); an app that ends
     before the start is over, here as soon as it runs, leaves it running as it found it."""
     assert gc.isenabled()
     async with make_app(start=Selection(key="fx-number#4"), seed=11, bank=BANK).run_test(size=(80, 24)):

@@ -74,7 +74,7 @@ def open_app(args: argparse.Namespace, selection: Selection | None, bank: Bank |
     """The app `launch` runs, made with `make_app`. Automatic garbage collection waits from here
     (or from loading the bank) until a moment after the first screen is up: a start makes tens of
     thousands of objects that live on (modules, the bank, widgets), none of them garbage yet, and
-    the app releases the hold once shown (`quiz.ui.app_base`)."""
+    the app releases the hold once shown (`quiz.ui.app`)."""
     from quiz.base.collector import STARTING
 
     STARTING.hold()

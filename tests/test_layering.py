@@ -188,3 +188,17 @@ def test_the_graph_sees_a_circle_made_through_a_lazy_import(tmp_path):
     assert GRAPH["quiz.base.numbers"] == set() and graph["quiz.base.numbers"] == {"quiz.types.present"}
     assert any("quiz.base.numbers" in group for group in circles(graph))
     assert any("quiz.base" in group for group in circles(sibling_edges(graph)))
+
+
+def test_the_app_is_one_class_and_its_flows_know_only_the_host():
+    """One App class: no part of the app is a mixin of it, and the flows it holds reach the app
+    only through the host protocol (`quiz.ui.host`), never by importing it."""
+    from textual.app import App
+
+    from quiz.ui.app import QuizApp
+
+    assert QuizApp.__bases__ == (App,)
+    flows = [m for m in QUIZ if m.endswith("_flow") and m.startswith("quiz.ui.")]
+    assert flows
+    for flow in flows:
+        assert "quiz.ui.host" in GRAPH[flow] and "quiz.ui.app" not in GRAPH[flow], flow

@@ -58,7 +58,7 @@ async def test_every_text_textual_shows_for_the_widgets_we_use_has_a_japanese_te
     async with app.run_test(size=(100, 40)) as pilot:
         commands = list(App.get_system_commands(app, app.screen))  # Textual's own, in English
         for key in [f"{qid}#1" for qid in bank.questions]:
-            app.start_practice(Selection(key=key))
+            app.practice.start(Selection(key=key))
             await settle(pilot)
             if key.startswith("fx-explain"):
                 await pilot.press("f4")

@@ -25,13 +25,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-# The fuzzers of tests/test_fuzz_hostile.py with many more examples than `make test` gives them.
+# The fuzzers of tests/corpus/test_fuzz_hostile.py with many more examples than `make test` gives them.
 FUZZ_EXAMPLES ?= 5000
 fuzz: $(STAMP)
-	QUIZ_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/test_fuzz_hostile.py -q -p no:cacheprovider --hypothesis-show-statistics
+	QUIZ_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/corpus/test_fuzz_hostile.py -q -p no:cacheprovider --hypothesis-show-statistics
 
 # Every script in bench/ but its helpers (bench/_*.py). QUIZ_BENCH_SMOKE=1 runs each on tiny inputs, in a
-# few seconds, to see that all still run to their end (tests/test_bench_smoke.py does so).
+# few seconds, to see that all still run to their end (tests/cli/test_bench_smoke.py does so).
 bench: $(STAMP)
 	@set -e; for script in bench/*.py; do case $$(basename $$script) in _*) continue;; esac; \
 		echo "== $$script"; $(BIN)/python $$script; done

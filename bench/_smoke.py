@@ -3,7 +3,7 @@ bench` skips bench/_*.py).
 
 With QUIZ_BENCH_SMOKE=1 in the environment each script runs on tiny inputs with one repeat, so
 that it goes through every step to its last figure in a few seconds; those figures then measure
-nothing. tests/test_bench_smoke.py runs every script so, to keep them all running to their end.
+nothing. tests/cli/test_bench_smoke.py runs every script so, to keep them all running to their end.
 """
 
 from __future__ import annotations

@@ -22,6 +22,16 @@ def pytest_configure(config):
         os.environ[variable] = os.path.join(_COLLECTION_HOME, variable.removeprefix("QUIZ_").lower())
 
 
+SLOW_FOLDERS = frozenset({"app", "snapshots"})
+"""Kinds of test that each start the real app: all `slow` (see pyproject's markers)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.parent.name in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_unconfigure(config):
     if _COLLECTION_HOME is not None:
         shutil.rmtree(_COLLECTION_HOME, ignore_errors=True)

@@ -11,7 +11,7 @@ compare, hash and show, as each field's `init`, `compare`, `hash` and `repr` say
 frozen as a frozen dataclass: assigning or deleting an attribute raises FrozenInstanceError, and
 `__post_init__` sets a field with `object.__setattr__`, as it must there. (No InitVar: nothing
 would pass it to `__post_init__`.) Records only other commands use stay plain dataclasses; a
-module that uses this uses it for all its frozen records (tests/test_fieldwise.py checks that
+module that uses this uses it for all its frozen records (tests/unit/test_fieldwise.py checks that
 rule, and that the methods behave as @dataclass's do).
 """
 

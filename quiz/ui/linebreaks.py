@@ -10,7 +10,7 @@ brackets never end one. Text without Japanese is split exactly as before.
 
 The pattern is the one `quiz show` wraps with (`quiz.render.wrap.WORD`). Rich offers no setting
 for this, so `install` replaces the pattern in `rich._wrap`, once per
-process. The pinned Rich is tested with it (tests/test_linebreaks.py); a Rich without the
+process. The pinned Rich is tested with it (tests/app/test_linebreaks.py); a Rich without the
 pattern would only wrap as before: the app then logs `NOT_INSTALLED`, and those tests fail.
 """
 

@@ -5,7 +5,7 @@ Textual writes that line ("No matches found") itself, in English, with no settin
 the line to its result list as a disabled option under a fixed id, through the list's public
 `add_option`; `localise_no_matches` wraps that call on this palette's own list, so the option goes
 in with the learner's words. If a Textual release changes how the line is made, the palette shows
-Textual's English line as before: `NOT_LOCALISED` is logged, and tests/test_app.py fails.
+Textual's English line as before: `NOT_LOCALISED` is logged, and tests/app/test_app.py fails.
 """
 
 from __future__ import annotations

@@ -1,0 +1,207 @@
+"""`quiz validate` as an author meets it: every problem at its field's line, all in one run,
+none reported twice or as a consequence of another, and a summary written in words."""
+
+import json
+from textwrap import dedent
+
+import pytest
+
+from quiz.bank import load_bank
+from quiz.cli.main import main
+
+
+def validate(capsys, path, *options):
+    code = main(["validate", "--format", "json", *options, str(path)])
+    data = json.loads(capsys.readouterr().out)
+    return code, [(d["line"], d["severity"], d["message"]) for d in data["diagnostics"]]
+
+
+def write(tmp_path, text, name="pack.yaml"):
+    path = tmp_path / name
+    path.write_text(dedent(text), encoding="utf-8")
+    return path
+
+
+def test_errors_point_at_the_field_at_fault_not_the_questions_first_line(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: located
+        type: number
+        topic: sofmax
+        refs:
+          - C6
+          - Z9
+        prompt: {en: "f = {{ f }}", ja: "f = {{ f }}"}
+        explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+        follow_ups: [nowhere]
+        params:
+          f: {fault: [missing_scale, doubel_scale]}
+        answer: "1"
+        """,
+    )
+    _, found = validate(capsys, path, "--seeds", "0")
+    errors = {(line, message) for line, severity, message in found if severity == "error"}
+    assert errors == {
+        (3, "located: unknown topic 'sofmax' (did you mean 'softmax'?)"),
+        (6, "located: unknown claim 'Z9' in refs"),
+        (9, "located: follow_ups: no question 'nowhere' in the bank"),
+        (11, "located: params.f.fault: unknown fault 'doubel_scale' (did you mean 'double_scale'?); known: "
+         "missing_scale, double_scale, scale_by_d_model, heads_not_split, no_causal_mask, "
+         "softmax_over_queries, fully_masked_row, float16_scores, or all"),
+    }
+
+
+def test_an_unknown_name_in_the_answer_is_reported_once_not_again_in_every_text(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: follow-on
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {en: "Key: {{ answer }}", ja: "答え {{ answer }}"}
+        explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+        answer: sofmax([1, 0])[0]
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert found == [(7, "error", "follow-on: answer: unknown function `sofmax`; did you mean `softmax`? in `sofmax([1, 0])[0]`")]
+
+
+def test_a_question_with_several_faults_reports_all_of_them_in_one_run_and_is_not_practised(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: many-faults
+        type: number
+        topic: softmax
+        refs: [C6, Q1]
+        difficulty: 7
+        colour: red
+        prompt: {en: "s = {{ s }}", ja: "s = {{ s }}"}
+        explanation: {en: "{{ answer }}", ja: "{{ answer }}"}
+        params:
+          s: {integer: [1, 30]}
+        answer: s
+        misconceptions:
+          - name: twice
+            label: {en: twice, ja: 二倍}
+            answer: 2 * t
+            credit: 1.5
+            feedback: {en: Twice., ja: 二倍です。}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert [(line, message) for line, severity, message in found if severity == "error"] == [
+        (4, "many-faults: unknown claim 'Q1' in refs"),
+        (5, "many-faults: difficulty must be between 1 and 3"),
+        (6, "many-faults: unknown field 'colour' in question"),
+        (15, "many-faults: misconceptions.twice.answer: unknown name `t` in `2 * t`"),
+        (16, "many-faults: misconceptions[0].credit must be at least 0 and below 1"),
+    ]
+    assert "many-faults" not in load_bank([path]).questions  # broken rules: never practised
+
+
+def test_a_misspelt_field_and_a_broken_entry_do_not_hide_the_other_faults(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: typos
+        type: number
+        topic: softmx
+        refs: [C1]
+        prompt: {en: "p for {{ s }}?", ja: "{{ s }} の p は？"}
+        parms:
+          s: {decimal: [0.5, 4]}
+        anser: softmaxx([s, 0])[0]
+        misconceptons:
+          - name: raw
+        hints:
+          - {en: "{{ nosuch }}", ja: "{{ s }}"}
+        explanation: {en: "{{ answer }}", ja: "{{ answer }}"}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert [(line, message) for line, _, message in found] == [
+        (3, "typos: unknown topic 'softmx' (did you mean 'softmax'?)"),
+        (6, "typos: unknown field 'parms' in question (did you mean 'params'?)"),
+        (8, "typos: unknown field 'anser' in question (did you mean 'answer'?)"),
+        (8, "typos: answer: unknown function `softmaxx`; did you mean `softmax`? in `softmaxx([s, 0])[0]`"),
+        (9, "typos: unknown field 'misconceptons' in question (did you mean 'misconceptions'?)"),
+        (10, "typos: misconception: missing required field 'answer'"),
+        (10, "typos: misconception: missing required field 'feedback'"),
+        (12, "typos: hints[0].en: unknown name `nosuch`"),
+    ]  # `s` is known, `answer` not missing, `{{ answer }}` not unknown: nothing in the typos' wake
+
+
+def test_order_item_ids_and_critical_pairs_are_checked_where_written(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        id: steps
+        type: order
+        topic: implementation
+        refs: [E2]
+        prompt: {en: Order the steps., ja: 手順を並べてください。}
+        items:
+          - {id: scores, text: {en: Scores, ja: スコア}}
+          - {id: mask, text: {en: Mask, ja: マスク}}
+          - {id: mask, text: {en: Softmax, ja: ソフトマックス}}
+        critical:
+          - {pair: [mask, scores], name: late, label: {en: late, ja: 遅い}, feedback: {en: No., ja: いいえ。}}
+          - {pair: [scores, scorse], name: typo, label: {en: typo, ja: 誤字}, feedback: {en: No., ja: いいえ。}}
+          - {pair: [scores, scores], name: same, label: {en: same, ja: 同じ}, feedback: {en: No., ja: いいえ。}}
+        explanation: {en: Scores first., ja: スコアが先。}
+        """,
+    )
+    code, found = validate(capsys, path)
+    assert code == 1
+    assert found == [
+        (9, "error", "steps: items[2]: item id 'mask' is already used by an item above; ids must be unique"),
+        (12, "error", "steps: critical pair typo names unknown item ids: scorse (did you mean 'scores'?); the item ids are scores, mask"),
+        (13, "error", "steps: a critical pair needs two different item ids, [first, then]; this one names 'scores' twice"),
+    ]
+
+
+def test_a_shuffled_option_pointing_at_others_by_place_is_a_warning_saying_what_to_add(capsys, tmp_path):
+    option = "    - {{text: {{en: {text}, ja: {ja}}}}}\n"
+    pack = "".join(
+        f"- id: {qid}\n  type: {kind}\n  topic: scaling\n  refs: [B1]\n{extra}  prompt: {{en: Why?, ja: なぜ？}}\n"
+        "  explanation: {en: Variance., ja: 分散。}\n  options:\n"
+        "    - {text: {en: Keep the variance near one, ja: 分散を 1 付近に保つ}, correct: true}\n"
+        + option.format(text=text, ja=ja)
+        for qid, kind, extra, text, ja in [
+            ("nota", "choice", "", "None of the above", "上記のいずれでもない"),
+            ("both", "multi", "", '"Both a) and b)"', '"a) と b) の両方"'),
+            ("kept", "choice", "  shuffle: false\n", "None of the above", "上記のいずれでもない"),
+            ("plain", "choice", "", "Weight above the diagonal", "対角より上の重み"),
+        ]
+    )
+    path = write(tmp_path, pack)
+    code, found = validate(capsys, path)
+    advice = "but options are shown shuffled; add `shuffle: false` to keep the order written"
+    assert code == 0 and found == [
+        (9, "warning", f"nota: options[1] says 'None of the above', {advice}"),
+        (18, "warning", f"both: options[1] says 'a) and b)', {advice}"),
+    ]  # shuffle: false keeps the order written; 'above the diagonal' points at no option
+
+
+def test_the_summary_counts_in_words(capsys, tmp_path):
+    path = write(tmp_path, "id: one\ntype: truefalse\ntopic: scaling\nprompt: p\nanswer: maybe\n")
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 0 questions in 1 file: 1 error, 0 warnings"
+    good = write(tmp_path, "id: two\ntype: truefalse\ntopic: scaling\nrefs: [B1]\nprompt: p\nanswer: no\nexplanation: e\n", "good.yaml")
+    assert main(["validate", str(good)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 2 warnings"
+
+
+@pytest.mark.slow
+def test_every_bundled_question_passes_strict_validation(capsys):
+    code = main(["validate", "--strict"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.splitlines()[-1].endswith(": 0 errors, 0 warnings")

@@ -1,0 +1,84 @@
+"""Real solutions through the real sandbox: every task's reference passes every check, and every wrong
+solution fails with the mistake it makes named. The solutions live in tests/code_solutions/<task>/."""
+
+from __future__ import annotations
+
+import zlib
+from functools import cache
+
+import pytest
+
+from places import TESTS
+from quiz.code import TASKS, CodeOutcome, run_checks
+
+SOLUTIONS = TESTS / "code_solutions"
+REFERENCE_SEEDS = (0, 1, 2)
+
+
+def solution(task: str, name: str) -> str:
+    return (SOLUTIONS / task / f"{name}.py").read_text(encoding="utf-8")
+
+
+def wrong_solutions() -> list[tuple[str, str]]:
+    return sorted((path.parent.name, path.stem) for path in SOLUTIONS.glob("*/*.py") if path.stem != "reference")
+
+
+def seed_for(task: str, name: str) -> int:
+    """A different seed per solution, the same on every run."""
+    return zlib.crc32(f"{task}/{name}".encode()) % 1000
+
+
+@cache
+def graded(task: str, name: str, seed: int, empty_rows: str | None = None) -> CodeOutcome:
+    policy = {"empty_rows": empty_rows} if empty_rows else None
+    return run_checks(task, solution(task, name), seed=seed, policy=policy, filename=f"{name}.py")
+
+
+def test_every_task_has_a_reference_and_a_wrong_solution_for_each_of_its_mistakes():
+    for task_id, task in TASKS.items():
+        files = {path.stem for path in (SOLUTIONS / task_id).glob("*.py")}
+        assert "reference" in files, task_id
+        # empty_rows_zero is the zero-policy reference graded under the NaN policy
+        expected = {mistake.id for mistake in task.mistakes} - {"empty_rows_zero"}
+        assert files - {"reference"} == expected, task_id
+
+
+@pytest.mark.parametrize("task", sorted(TASKS))
+@pytest.mark.parametrize("seed", REFERENCE_SEEDS)
+def test_the_reference_solution_passes_every_check(task, seed):
+    outcome = graded(task, "reference", seed)
+    assert outcome.error is None
+    assert [c.check for c in outcome.checks] == list(TASKS[task].checks)
+    failing = {c.check: c.evidence for c in outcome.checks if not c.passed}
+    assert not failing
+    assert (outcome.score, outcome.misconception) == (1.0, None)
+
+
+@pytest.mark.parametrize("task, name", wrong_solutions())
+def test_a_wrong_solution_fails_with_its_mistake_named(task, name):
+    outcome = graded(task, name, seed_for(task, name))
+    assert outcome.error is None
+    assert outcome.score < 1.0
+    assert outcome.misconception == name
+    assert any(c.shows_mistake for c in outcome.checks if not c.passed)
+
+
+@pytest.mark.parametrize("task", ["attention", "softmax"])
+def test_under_the_nan_policy_the_zero_reference_is_the_mistake_and_the_nan_one_is_right(task):
+    zeros = graded(task, "reference", 4, "nan")
+    assert zeros.misconception == "empty_rows_zero"
+    assert [c.check for c in zeros.checks if not c.passed] == ["fully_masked_rows"]
+    nans = graded(task, "empty_rows_nan", 4, "nan")
+    assert (nans.score, nans.misconception) == (1.0, None)
+
+
+def test_every_check_of_every_task_has_a_wrong_solution_that_fails_it():
+    for task_id, task in TASKS.items():
+        failed = {
+            check.check
+            for found_task, name in wrong_solutions()
+            if found_task == task_id
+            for check in graded(task_id, name, seed_for(task_id, name)).checks
+            if not check.passed
+        }
+        assert failed == set(task.checks), task_id

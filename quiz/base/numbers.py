@@ -27,17 +27,16 @@ def format_number(x: float | int | np.number, digits: int = 4) -> str:
             x = int(x)
             return str(x) if abs(x) < 10 ** max(6, digits) else _scientific(Decimal(x), digits)
         x = float(x)
-    size = abs(x)
-    # Most numbers shown: written in full. NaN, infinities and zeros fail the test and go on below.
-    if 1e-4 <= size < 10.0 ** max(6, digits):
-        decimals = max(0, digits - 1 - math.floor(math.log10(size)))
-        return _without_trailing_zeros(f"{x:.{decimals}f}")
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
+    size = abs(x)
+    if 1e-4 <= size < 10.0 ** max(6, digits):
+        decimals = max(0, digits - 1 - math.floor(math.log10(size)))
+        return _without_trailing_zeros(f"{x:.{decimals}f}")
     return _scientific(Decimal(x), digits)
 
 

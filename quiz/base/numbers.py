@@ -2,7 +2,6 @@
 
 import math
 from decimal import Decimal
-from typing import Any
 
 import numpy as np
 
@@ -45,14 +44,7 @@ def format_array_inline(values: object, digits: int = 4) -> str:
     array = np.asarray(values)
     if array.ndim == 0:
         return _format_scalar(array.item(), digits)
-    if array.dtype.kind in "biuf":  # `tolist` gives each element as `item` would, all at once
-        return _format_list_inline(array.tolist(), digits)
     return "[" + ", ".join(format_array_inline(row, digits) for row in array) + "]"
-
-
-def _format_list_inline(values: list[Any], digits: int) -> str:
-    """Nested lists of numbers (an array's `tolist`) on one line, as `format_array_inline` writes them."""
-    return "[" + ", ".join(_format_list_inline(v, digits) if isinstance(v, list) else _format_scalar(v, digits) for v in values) + "]"
 
 
 def format_value(value: object) -> str:

@@ -148,10 +148,10 @@ class NumericType(QuestionType[NumericQuestion]):
         question = self.question_of(variant)
         marks = within(response, variant.answer, question.tolerance)
         element_marks = marks if marks.ndim else None
-        if _every(marks):
+        if marks.all():
             return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
         for misconception in question.misconceptions:
-            if _every(within(response, variant.misconceptions[misconception.name], question.tolerance)):
+            if within(response, variant.misconceptions[misconception.name], question.tolerance).all():
                 return finish(
                     question,
                     misconception.credit,
@@ -278,11 +278,6 @@ def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Toleran
     each = tuple(range(1, stacked.ndim))  # the elements of one value
     near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)
     return [int(i) for i in np.flatnonzero(near)]
-
-
-def _every(marks: np.ndarray) -> bool:
-    """Whether every mark is true: `marks.all()`, without its cost for a number's single mark."""
-    return bool(marks) if marks.ndim == 0 else bool(marks.all())
 
 
 def _figures(value: np.ndarray) -> str:

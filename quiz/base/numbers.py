@@ -2,7 +2,6 @@
 
 import math
 from decimal import Decimal
-from typing import Any
 
 import numpy as np
 
@@ -27,17 +26,16 @@ def format_number(x: float | int | np.number, digits: int = 4) -> str:
             x = int(x)
             return str(x) if abs(x) < 10 ** max(6, digits) else _scientific(Decimal(x), digits)
         x = float(x)
-    size = abs(x)
-    # Most numbers shown: written in full. NaN, infinities and zeros fail the test and go on below.
-    if 1e-4 <= size < 10.0 ** max(6, digits):
-        decimals = max(0, digits - 1 - math.floor(math.log10(size)))
-        return _without_trailing_zeros(f"{x:.{decimals}f}")
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     if x == 0:
         return "0"
+    size = abs(x)
+    if 1e-4 <= size < 10.0 ** max(6, digits):
+        decimals = max(0, digits - 1 - math.floor(math.log10(size)))
+        return _without_trailing_zeros(f"{x:.{decimals}f}")
     return _scientific(Decimal(x), digits)
 
 
@@ -46,14 +44,7 @@ def format_array_inline(values: object, digits: int = 4) -> str:
     array = np.asarray(values)
     if array.ndim == 0:
         return _format_scalar(array.item(), digits)
-    if array.dtype.kind in "biuf":  # `tolist` gives each element as `item` would, all at once
-        return _format_list_inline(array.tolist(), digits)
     return "[" + ", ".join(format_array_inline(row, digits) for row in array) + "]"
-
-
-def _format_list_inline(values: list[Any], digits: int) -> str:
-    """Nested lists of numbers (an array's `tolist`) on one line, as `format_array_inline` writes them."""
-    return "[" + ", ".join(_format_list_inline(v, digits) if isinstance(v, list) else _format_scalar(v, digits) for v in values) + "]"
 
 
 def format_value(value: object) -> str:

@@ -38,12 +38,10 @@ class Function(Fieldwise):
     """Keep recent results by argument: only for a pure function of hashable arguments whose
     result cannot be changed (an engine record), so that a repeated call costs nothing."""
     signature: inspect.Signature = field(init=False, repr=False, compare=False)
-    _binder: "_Binder" = field(init=False, repr=False, compare=False)
     _remembered: Callable[..., object] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "signature", _visible_signature(self.implementation))
-        object.__setattr__(self, "_binder", _Binder(self.signature))
         object.__setattr__(self, "_remembered", functools.lru_cache(maxsize=256, typed=True)(self.implementation) if self.remember else None)
 
     def caller(self, count: int, keywords: tuple[str, ...]) -> Caller:
@@ -51,11 +49,14 @@ class Function(Fieldwise):
 
         Which parameter receives which argument depends only on how many there are and on the
         keywords' names, both fixed where the call is written: the binding is worked out here,
-        and the call only fills in the values.
+        on stand-ins for the values, and the call only fills in the values.
         """
-        slots = self._binder.bind([_Positional(i) for i in range(count)], {name: _Keyword(name) for name in keywords})
-        if slots is None:
+        try:
+            bound = self.signature.bind(*(_Positional(i) for i in range(count)), **{name: _Keyword(name) for name in keywords})
+        except TypeError:
             return self._refuse
+        bound.apply_defaults()
+        slots = bound.arguments
         if self.preflight is None and self._remembered is None:
             implementation = self.implementation
             return lambda args, kwargs, meter: implementation(*args, **kwargs)
@@ -67,7 +68,7 @@ class Function(Fieldwise):
             self.signature.bind(*args, **kwargs)
         except TypeError as error:
             raise TypeError(f"{self.name}(): {error}") from None
-        raise AssertionError(f"{self.name}(): the fast binder refused arguments inspect binds")
+        raise AssertionError(f"{self.name}(): arguments bound that their stand-ins did not")
 
     def _checked(
         self, slots: tuple[tuple[str, object], ...], args: list[object], kwargs: dict[str, object], meter: SizeMeter
@@ -108,40 +109,15 @@ def _hashable(arguments: Mapping[str, object]) -> bool:
     return True
 
 
-class _Binder:
-    """`Signature.bind` plus `apply_defaults` for the signatures allowed functions have (no
-    *args or **kwargs), without inspect's cost: expressions call functions in inner loops."""
-
-    def __init__(self, signature: inspect.Signature) -> None:
-        parameters = list(signature.parameters.values())
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
-            raise TypeError("an allowed function may not take *args or **kwargs")
-        self.order = [p.name for p in parameters]
-        self.positional = [p.name for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        self.keyword = {p.name for p in parameters if p.kind is not p.POSITIONAL_ONLY}
-        self.defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
-
-    def bind(self, args: list[object], kwargs: dict[str, object]) -> dict[str, object] | None:
-        """Every parameter's value in signature order, defaults applied; None if they do not bind."""
-        if len(args) > len(self.positional):
-            return None
-        given = dict(zip(self.positional, args))
-        for name, value in kwargs.items():
-            if name not in self.keyword or name in given:
-                return None
-            given[name] = value
-        if any(name not in given and name not in self.defaults for name in self.order):
-            return None
-        return {name: given[name] if name in given else self.defaults[name] for name in self.order}
-
-
 def _visible_signature(implementation: Callable[..., object]) -> inspect.Signature:
-    """The signature without HIDDEN_PARAMETERS, so binding refuses them like unknown keywords."""
+    """The signature without HIDDEN_PARAMETERS, so binding refuses them like unknown keywords; no *args or **kwargs."""
     signature = inspect.signature(implementation)
     hidden = [signature.parameters[name] for name in HIDDEN_PARAMETERS & set(signature.parameters)]
     if any(parameter.kind is not parameter.KEYWORD_ONLY for parameter in hidden):
         # Dropping a positional parameter would shift the ones after it.
         raise TypeError(f"{implementation.__name__}: a hidden parameter must be keyword-only")
-    return signature.replace(
-        parameters=[p for p in signature.parameters.values() if p.name not in HIDDEN_PARAMETERS]
-    )
+    visible = [p for p in signature.parameters.values() if p.name not in HIDDEN_PARAMETERS]
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in visible):
+        # A call's binding maps each parameter to one argument or default (`_fill`), never a pack of them.
+        raise TypeError("an allowed function may not take *args or **kwargs")
+    return signature.replace(parameters=visible)

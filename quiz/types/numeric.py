@@ -20,7 +20,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import Tolerance, error_at
 from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, Verdict, finish
-from quiz.grading.tolerance import allowed_error, near_numbers, within
+from quiz.grading.tolerance import allowed_error, within
 from quiz.locale.i18n import tr
 from quiz.models.questions import NumericQuestion
 from quiz.render.plain_data import json_ready
@@ -148,10 +148,10 @@ class NumericType(QuestionType[NumericQuestion]):
         question = self.question_of(variant)
         marks = within(response, variant.answer, question.tolerance)
         element_marks = marks if marks.ndim else None
-        if _every(marks):
+        if marks.all():
             return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
         for misconception in question.misconceptions:
-            if _every(within(response, variant.misconceptions[misconception.name], question.tolerance)):
+            if within(response, variant.misconceptions[misconception.name], question.tolerance).all():
                 return finish(
                     question,
                     misconception.credit,
@@ -272,19 +272,12 @@ def _tolerance_at(question: NumericQuestion) -> Location | None:
 
 def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Tolerance) -> list[int]:
     """The indexes of `others` (each of `value`'s shape) that `value` is within tolerance of, or
-    that are within tolerance of `value`, element by element (the rule is not symmetric): arrays
-    compared all at once, as a stack; numbers one by one, as Python floats (quicker still)."""
-    if value.ndim == 0:
-        return [i for i, near in enumerate(near_numbers(float(value), [float(other) for other in others], tolerance)) if near]
+    that are within tolerance of `value`, element by element (the rule is not symmetric), all at
+    once, as a stack."""
     stacked = np.stack(others)  # (len(others), *value.shape)
     each = tuple(range(1, stacked.ndim))  # the elements of one value
     near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)
     return [int(i) for i in np.flatnonzero(near)]
-
-
-def _every(marks: np.ndarray) -> bool:
-    """Whether every mark is true: `marks.all()`, without its cost for a number's single mark."""
-    return bool(marks) if marks.ndim == 0 else bool(marks.all())
 
 
 def _figures(value: np.ndarray) -> str:

@@ -6,8 +6,10 @@ import pytest
 
 import engine
 from quiz.expressions import ExpressionError, compile_expression
+from quiz.expressions.callables import Function
 from quiz.expressions.engine_functions import ENGINE_FUNCTIONS
 from quiz.expressions.functions import FUNCTIONS
+from quiz.expressions.meter import SizeMeter
 
 RNG = np.random.default_rng(11)
 X = RNG.normal(size=(3, 4))
@@ -179,11 +181,21 @@ def test_engine_failures_become_expression_errors():
         evaluate("attention(Q, K, V[..., :3, :])")
 
 
+class Bound(Exception):
+    """Raised by a preflight with the arguments it was given, before the function runs."""
+
+
+def stop_with_arguments(arguments):
+    raise Bound(dict(arguments))
+
+
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_the_fast_binder_binds_exactly_as_inspect_does(name):
+def test_a_call_binds_its_values_exactly_as_inspect_binds_them(name):
     """Every way of passing 0..n+1 positionals and any keyword subset, plus unknown and repeated
-    keywords: the binder gives inspect's arguments (defaults applied), or None where inspect refuses."""
+    keywords: the preflight gets inspect's arguments (defaults applied), and a call inspect
+    refuses raises inspect's TypeError, named after the function."""
     function = FUNCTIONS[name]
+    probe = Function(name, function.implementation, stop_with_arguments)
     names = list(function.signature.parameters)
     calls = []
     for count in range(len(names) + 2):
@@ -193,13 +205,23 @@ def test_the_fast_binder_binds_exactly_as_inspect_does(name):
             calls.append((args, kwargs))
         calls.append((args, {"not_a_parameter": 1}))
     for args, kwargs in calls:
+        call = probe.caller(len(args), tuple(kwargs))
         try:
             bound = function.signature.bind(*args, **kwargs)
-        except TypeError:
-            assert function._binder.bind(args, kwargs) is None, (args, kwargs)
+        except TypeError as refusal:
+            with pytest.raises(TypeError) as raised:
+                call(args, kwargs, SizeMeter())
+            assert str(raised.value) == f"{name}(): {refusal}", (args, kwargs)
             continue
         bound.apply_defaults()
-        assert function._binder.bind(args, kwargs) == dict(bound.arguments), (args, kwargs)
+        with pytest.raises(Bound) as raised:
+            call(args, kwargs, SizeMeter())
+        assert raised.value.args[0] == dict(bound.arguments), (args, kwargs)
+
+
+def test_an_allowed_function_may_not_take_a_pack_of_arguments():
+    with pytest.raises(TypeError, match=r"\*args or \*\*kwargs"):
+        Function("packed", lambda *values: values)
 
 
 def test_score_variance_is_remembered_by_its_arguments():

@@ -1,5 +1,7 @@
 """Grading: the tolerance rule at its boundaries, misconceptions, partial credit and hints."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,9 +9,10 @@ from hypothesis import strategies as st
 
 from quiz.format.model import Tolerance
 from quiz.grading.result import Verdict
-from quiz.grading.tolerance import near_numbers, within
+from quiz.grading.tolerance import within
 from quiz.types.draw import make_variant
 from quiz.types.grade import give_up, grade
+from quiz.types.numeric import _overlapping
 from quiz.types.order import ordered_pairs
 
 PACK = """\
@@ -101,10 +104,25 @@ def test_tolerance_boundary_is_inclusive_and_just_outside_fails():
     st.lists(st.floats(-1e6, 1e6), max_size=4),
     st.sampled_from([Tolerance(), Tolerance(rtol=0.0, atol=0.5), Tolerance(decimals=2), Tolerance(sigfigs=2)]),
 )
-def test_near_numbers_is_within_either_way_round(value, others, tolerance):
+def test_overlapping_numbers_are_those_within_either_way_round(value, others, tolerance):
     others = [*others, value * 1.004, value + 4e-4]  # some just inside or outside the tolerance
-    expected = [bool(within(value, other, tolerance) or within(other, value, tolerance)) for other in others]
-    assert near_numbers(value, others, tolerance) == expected
+    expected = [i for i, other in enumerate(others) if within(value, other, tolerance) or within(other, value, tolerance)]
+    assert _overlapping(np.float64(value), [np.float64(other) for other in others], tolerance) == expected
+
+
+def test_overlapping_numbers_count_a_rule_met_one_way_round_only():
+    tolerance = Tolerance(rtol=0.01, atol=0.0)  # 1 % of 1.0 is 0.01, of 1.0101 is 0.010101
+    assert not within(1.0101, 1.0, tolerance) and within(1.0, 1.0101, tolerance)
+    assert _overlapping(np.float64(1.0101), [np.float64(5.0), np.float64(1.0)], tolerance) == [1]
+    assert _overlapping(np.float64(1.0), [np.float64(1.0101), np.float64(5.0)], tolerance) == [0]
+
+
+@pytest.mark.parametrize(("value", "key"), [(1e308, -1e308), (np.inf, np.inf), (np.inf, 1.0), (1.0, np.inf), (np.nan, 1.0)])
+def test_numbers_far_out_of_range_grade_wrong_without_a_warning(value, key):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not within(value, key, Tolerance(rtol=0.0, atol=0.5))
+        assert not within(np.array([value, 0.0]), np.array([key, 1.0]), Tolerance(rtol=0.0, atol=0.5)).any()
 
 
 def test_decimals_accept_a_correctly_rounded_answer_at_the_half_way_point():

@@ -135,8 +135,6 @@ def attend_heads(
 ) -> np.ndarray:
     """Each head's attention output: shared by the mistakes that differ only after it (merge, projection)."""
     q, k, v = (project(x, w, n_heads, split) for w in (w_q, w_k, w_v))  # (..., H, T, D)
-    if fault is None:  # only the output is needed: the engine's fast path, equal to the trace's output bit for bit
-        return engine.scaled_dot_product_attention(q, k, v, is_causal=causal)
     return engine.attention(q, k, v, is_causal=causal, fault=fault).output
 
 

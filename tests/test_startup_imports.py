@@ -119,3 +119,33 @@ def test_the_registry_imports_a_types_behaviour_when_it_is_first_looked_up():
     assert "quiz.models.questions" in before and BEHAVIOUR.isdisjoint(before), sorted(BEHAVIOUR & set(before))
     assert name == "matrix" and BEHAVIOUR & set(after) == {"quiz.types.matrix"}
     assert "quiz.types.numeric" in after and sorted(names) == sorted(n.rsplit(".", 1)[1] for n in BEHAVIOUR)
+
+
+LIST = """
+import json, sys
+from quiz.cli.entry import main
+
+status = main(["list"])
+print(json.dumps([status, sorted(sys.modules)]))
+"""
+"""`quiz list` run as its entry point runs it, then what it imported as the last line of its output."""
+
+
+def modules_after_list() -> tuple[str, set[str]]:
+    """What `quiz list` prints and the modules it imported, in a process of its own."""
+    listed = subprocess.run([sys.executable, "-c", LIST], check=True, capture_output=True, text=True, timeout=60)
+    *lines, last = listed.stdout.splitlines()
+    status, modules = json.loads(last)
+    assert status == 0, listed.stderr
+    return "\n".join(lines), set(modules)
+
+
+def test_a_warm_list_imports_neither_numpy_nor_the_engine():
+    """Listing reads the questions as loaded: no expression is compiled or evaluated and no variant
+    drawn, so neither numpy nor the engine is imported (a cold start still imports them: each
+    type's checks run from its behaviour, and a code question's from its task, as packs load)."""
+    cold, _ = modules_after_list()  # fills the cache
+    warm, loaded = modules_after_list()
+    assert warm == cold and " questions" in warm.splitlines()[-1]
+    heavy = {m for m in loaded if m.split(".")[0] in ("numpy", "engine")}
+    assert heavy == set(), sorted(heavy)

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from quiz.code import TASKS
+from quiz.code.interfaces import INTERFACES
 from quiz.code.task_ids import TASK_IDS
 
 # What a first start does with an empty cache folder is part of what these tests check.
@@ -92,7 +93,8 @@ def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported(st
 
 
 def test_the_task_ids_the_model_names_are_the_tasks_in_order():
-    assert tuple(TASKS) == TASK_IDS
+    assert tuple(TASKS) == TASK_IDS == tuple(INTERFACES)
+    assert all(task.interface is INTERFACES[task_id] for task_id, task in TASKS.items())
 
 
 def test_loading_the_bank_leaves_markdown_to_what_renders_it():

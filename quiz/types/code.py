@@ -87,7 +87,7 @@ def _task(variant: Variant) -> AnyTask:
 def starter_of(variant: Variant) -> str:
     """The file the candidate starts from: the question's starter, or the task's default."""
     question = _question(variant)
-    return question.starter if question.starter is not None else code.default_starter(_task(variant))
+    return question.starter if question.starter is not None else code.default_starter(_task(variant).interface)
 
 
 def run_answer(
@@ -188,7 +188,7 @@ class CodeType(QuestionType[CodeQuestion]):
             error_at(where, raw, "policy", f"policy: {problem}", report)
         if question.starter is not None:
             unsafe = _unsafe_character(question.starter)
-            problems = [unsafe] if unsafe else code.starter_problems(task, question.starter)
+            problems = [unsafe] if unsafe else code.starter_problems(task.interface, question.starter)
             for problem in problems:
                 error_at(where, raw, "starter", f"starter: {problem}", report)
 

@@ -10,16 +10,18 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quiz.bank.questions import Questions
 from quiz.bank.selection import Selection, SelectionError, resolve_selection
 from quiz.base.fieldwise import Fieldwise, record
-from quiz.format.checks import check_question
 from quiz.format.claims import Claims
-from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Location, Report
 from quiz.format.model import QuestionBase, Text
 from quiz.variants.keys import parse_key
+
+if TYPE_CHECKING:
+    from quiz.format.compile import CompiledQuestion
 
 
 @record
@@ -82,6 +84,10 @@ class Bank:
     def compiled(self, question_id: str) -> CompiledQuestion | None:
         """The question compiled (once), or None when it has errors (see `problems`)."""
         if question_id not in self._compiled:
+            # Imported here, not at start-up: the checks bring the expression language, and with
+            # it numpy and the engine, which listing or looking up a question does not need.
+            from quiz.format.checks import check_question
+
             report = Report()
             self._compiled[question_id] = check_question(self.questions[question_id], self.claims, report)
             self._problems[question_id] = report.errors

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from quiz.bank import Bank, Selection, SelectionError, load_bank, resolve_selection
 from quiz.bank.cache import BankCache
 from quiz.cli.arguments import CommandError
 from quiz.format.claims import Claims
-from quiz.format.compile import CompiledQuestion
-from quiz.types.draw import make_variant
-from quiz.variants.variant import Variant, VariantError
+
+if TYPE_CHECKING:
+    from quiz.format.compile import CompiledQuestion
+    from quiz.variants.variant import Variant
 
 EXIT_UNKNOWN_ID = 1
 
@@ -48,6 +50,11 @@ def select_or_fail(bank: Bank, selection: Selection) -> list[str]:
 
 def find_variant(bank: Bank, key: str, seed: int | None) -> Variant:
     """The variant named by `key` (`id` or `id#seed`), `seed` overriding the key's seed."""
+    # Imported here, not at start-up: drawing brings numpy and the engine, which `quiz list` and
+    # the other commands that only load the bank do not need.
+    from quiz.types.draw import make_variant
+    from quiz.variants.variant import VariantError
+
     try:
         question, key_seed = bank.find(key)
     except SelectionError as exc:

@@ -22,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
     A selection that matches nothing is an error (exit 1), as it is for `quiz practice`."""
     from quiz.bank import Selection
     from quiz.cli.common import load, select_or_fail
-    from quiz.types.present import prompt_preview
+    from quiz.types.preview import prompt_preview
 
     bank = load(args)
     ids = select_or_fail(bank, Selection(topic=args.topic, claim=args.claim, difficulty=args.difficulty))

@@ -13,8 +13,9 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
   task's functions with their parameters (quiz.code.starter).
 
 Each name is imported from its module when first used (PEP 562): a question file names its task
-and checks (`quiz.code.task_ids`, `quiz.code.checks`) without loading the runner and the sandbox,
-which only a code question on screen or graded needs.
+and checks (`quiz.code.task_ids`, `quiz.code.checks`) and is checked against the task's functions,
+checks and policies (`quiz.code.interfaces`) without loading the tasks, the runner and the
+sandbox, which only a code question on screen or graded needs.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from quiz.code.checks import CHECKS, check_problems
+    from quiz.code.interfaces import Function
     from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
     from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
     from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
     from quiz.code.sandbox import Limits, RunError
-    from quiz.code.spec import AnyTask, Function, Task
+    from quiz.code.spec import AnyTask, Task
     from quiz.code.starter import default_starter, starter_problems
     from quiz.code.tasks import TASKS, get_task
 
@@ -52,7 +54,7 @@ _HOMES = {
     "Limits": "sandbox",
     "RunError": "sandbox",
     "AnyTask": "spec",
-    "Function": "spec",
+    "Function": "interfaces",
     "Task": "spec",
     "default_starter": "starter",
     "starter_problems": "starter",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 from quiz.code.compare import Output
+from quiz.code.interfaces import Function, Interface
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Arguments, Call
 
@@ -16,19 +17,6 @@ Policy = Mapping[str, str]
 T = TypeVar("T", bound=Arguments)
 """The tuple type of a task's arguments, `tuple[np.ndarray, int]` for `split_heads(x, n_heads)`:
 what its drawing gives and its reference and mistakes read."""
-
-
-@dataclass(frozen=True)
-class Function:
-    """A function the candidate writes: its name, its parameters as in the def line, how many arrays it returns."""
-
-    name: str
-    parameters: tuple[str, ...]
-    returns: int = 1
-
-    @property
-    def signature(self) -> str:
-        return f"def {self.name}({', '.join(self.parameters)})"
 
 
 def always(policy: Policy) -> bool:
@@ -57,20 +45,34 @@ class Task(Generic[T]):
     named. `reveals[check]` are the mistakes that check's inputs are redrawn until they show.
     """
 
-    id: str
-    functions: tuple[Function, ...]
-    checks: tuple[str, ...]
+    interface: Interface
+    """Its functions, checks and policies (see `quiz.code.interfaces`, which loading reads alone)."""
     reference: Callable[[Call[T], Policy], Output]
     draw: Callable[[str, np.random.Generator], list[ProbeSpec[T]]]
     mistakes: tuple[Mistake[T], ...]
     reveals: Mapping[str, tuple[str, ...]]
-    policies: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # name → values, default first
+
+    @property
+    def id(self) -> str:
+        return self.interface.id
+
+    @property
+    def functions(self) -> tuple[Function, ...]:
+        return self.interface.functions
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        return self.interface.checks
+
+    @property
+    def policies(self) -> Mapping[str, tuple[str, ...]]:
+        return self.interface.policies
 
     def function(self, name: str) -> Function:
-        return next(f for f in self.functions if f.name == name)
+        return self.interface.function(name)
 
     def default_policy(self) -> dict[str, str]:
-        return {name: values[0] for name, values in self.policies.items()}
+        return self.interface.default_policy()
 
 
 AnyTask = Task[Any]

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import ast
 
-from quiz.code.spec import AnyTask
+from quiz.code.interfaces import Interface
 
 MAX_STARTER_CHARS = 20_000
 
 
-def default_starter(task: AnyTask) -> str:
+def default_starter(task: Interface) -> str:
     """A starter with numpy imported and each function's def line over a body that raises NotImplementedError."""
     functions = "\n\n\n".join(f"{f.signature}:\n    raise NotImplementedError" for f in task.functions)
     return f"import numpy as np\n\n\n{functions}\n"
 
 
-def starter_problems(task: AnyTask, starter: str) -> list[str]:
+def starter_problems(task: Interface, starter: str) -> list[str]:
     """What keeps `starter` from serving `task`: it must parse and define each function with its parameters.
 
     Parsing builds a syntax tree and runs nothing; over-long or over-nested text is refused.

@@ -342,7 +342,7 @@ class QuestionBase(Fieldwise):
     def check(self, where: Where, raw: YamlMap, report: Report) -> None:
         if not ID_PATTERN.fullmatch(self.id):
             error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
-        # The rules of one question type are its behaviour's (`QuestionType.check`), checked by
+        # The rules of one question type are in `quiz.types.rules` (light: no behaviour), checked by
         # `quiz.types.registry.convert_question` once the question is made.
 
     @property

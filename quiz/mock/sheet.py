@@ -16,7 +16,8 @@ from quiz.mock.compose import MockPlan
 from quiz.models.questions import ExplainQuestion
 from quiz.render.mathtext import markdown_to_plain
 from quiz.types.draw import make_variant
-from quiz.types.present import answer_line, prompt_preview
+from quiz.types.present import answer_line
+from quiz.types.preview import prompt_preview
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 

@@ -1,11 +1,13 @@
 """What every question type provides: the unit of change when a type is added or altered.
 
 A type is its model (the dataclass authors write in YAML, in `quiz.models.questions` with the other
-types' models) and one module under `quiz/types/` holding a `QuestionType`, which checks the
-rules beyond the model's fields, reads a typed response, grades it, reveals the answer and
-writes the type's text and JSON forms. The registry (`quiz.types.registry`) finds it by its
-`type` name and imports its module on first use; the app finds the type's answer widget by the
-same name. Nothing outside a type's module tests which type a question is.
+types' models), its rules beyond the model's fields if it has any (checked as a pack loads, in
+`quiz.types.rules` with the other types' rules, so that loading imports no type's behaviour) and
+one module under `quiz/types/` holding a `QuestionType`, which reads a typed response, grades it,
+reveals the answer and writes the type's text and JSON forms. The registry (`quiz.types.registry`)
+finds it by its `type` name and imports its module on first use; the app finds the type's answer
+widget by the same name. Nothing outside a type's model, rules and module tests which type a
+question is.
 """
 
 from __future__ import annotations
@@ -18,10 +20,8 @@ from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import Expression
 from quiz.format.compile import CompiledQuestion
-from quiz.format.diagnostics import Location, Report
-from quiz.format.marks import Where
+from quiz.format.diagnostics import Location
 from quiz.format.model import QuestionBase, Text
-from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, Verdict
 from quiz.render.plain_data import json_ready
 from quiz.variants.variant import Variant
@@ -85,10 +85,6 @@ class QuestionType(ABC, Generic[Q]):
         if not isinstance(question, self.model):
             raise TypeError(f"{question.id} is a {question.type} question, not a {self.name} one")
         return question
-
-    def check(self, question: Q, where: Where, raw: YamlMap, report: Report) -> None:  # type: ignore[misc]
-        """Report the rules of this type that `question` (just converted from `raw`) breaks, with
-        `error_at`; the question is still made, so the checks after it run too. None by default."""
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         """The variant's answer key and each misconception's value, computed from its values.

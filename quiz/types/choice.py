@@ -6,10 +6,7 @@ from typing import Any
 
 from quiz.answer_text import Invalid
 from quiz.format.compile import CompiledQuestion
-from quiz.format.diagnostics import Report
-from quiz.format.marks import Where
-from quiz.format.model import error_at, option_ids
-from quiz.format.yaml_data import YamlMap
+from quiz.format.model import option_ids
 from quiz.grading.result import Result, finish
 from quiz.locale.i18n import tr
 from quiz.models.questions import ChoiceQuestion
@@ -45,14 +42,6 @@ class ChoiceType(QuestionType[ChoiceQuestion]):
     model = ChoiceQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "scaling"
-
-    def check(self, question: ChoiceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, question.options, question.shuffle)
-        marked = sum(o.correct for o in question.options)
-        if question.answer is None and marked != 1:
-            error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
-        if question.answer is not None and marked:
-            error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         if compiled.answer is None:

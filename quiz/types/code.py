@@ -11,17 +11,14 @@ share of checks passed, and the mistake its outputs match is the misconception, 
 from __future__ import annotations
 
 import threading
-import unicodedata
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from quiz import code
 from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
-from quiz.format.diagnostics import Report
-from quiz.format.marks import Where, located
-from quiz.format.model import Text, error_at
-from quiz.format.yaml_data import YamlMap
+from quiz.format.marks import located
+from quiz.format.model import Text
 from quiz.grading.result import Result, finish
 from quiz.locale.i18n import tr
 from quiz.models.questions import CodeQuestion
@@ -33,16 +30,6 @@ if TYPE_CHECKING:
 
 SOURCE_NAME: Final = "solution.py"
 """How messages name the candidate's file when it has no name of its own (the app's editor)."""
-
-
-def _unsafe_character(text: str) -> str | None:
-    """A control or format character (an escape sequence, a bidirectional override), which a
-    starter shown in a terminal or an editor must not carry; None when there is none."""
-    for number, line in enumerate(text.split("\n"), 1):
-        for char in line:
-            if char != "\t" and unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co"):
-                return f"line {number} holds the control character U+{ord(char):04X}; a starter is plain text"
-    return None
 
 
 @record
@@ -87,7 +74,7 @@ def _task(variant: Variant) -> AnyTask:
 def starter_of(variant: Variant) -> str:
     """The file the candidate starts from: the question's starter, or the task's default."""
     question = _question(variant)
-    return question.starter if question.starter is not None else code.default_starter(_task(variant))
+    return question.starter if question.starter is not None else code.default_starter(_task(variant).interface)
 
 
 def run_answer(
@@ -179,18 +166,6 @@ class CodeType(QuestionType[CodeQuestion]):
     model = CodeQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "implementation"
-
-    def check(self, question: CodeQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-        task = code.get_task(question.task)
-        for problem in code.check_problems(task.checks, task.policies, question.checks, None):
-            error_at(where, raw, "checks", f"checks: {problem}", report)
-        for problem in code.check_problems(task.checks, task.policies, None, question.policy):
-            error_at(where, raw, "policy", f"policy: {problem}", report)
-        if question.starter is not None:
-            unsafe = _unsafe_character(question.starter)
-            problems = [unsafe] if unsafe else code.starter_problems(task, question.starter)
-            for problem in problems:
-                error_at(where, raw, "starter", f"starter: {problem}", report)
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """Reading a file is running it: the checks' outcome, or why the file cannot be run."""

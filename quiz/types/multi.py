@@ -5,10 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from quiz.answer_text import Invalid
-from quiz.format.diagnostics import Report
-from quiz.format.marks import Where
-from quiz.format.model import error_at
-from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.locale.i18n import tr
 from quiz.models.questions import MultiQuestion
@@ -45,11 +41,6 @@ class MultiType(QuestionType[MultiQuestion]):
     model = MultiQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "diagnosis"
-
-    def check(self, question: MultiQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-        options.check_options(where, raw, report, question.options, question.shuffle)
-        if not any(o.correct for o in question.options):
-            error_at(where, raw, "options", "mark at least one option `correct: true`", report)
 
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         plain = plain_text(text)

@@ -15,10 +15,9 @@ import numpy as np
 from quiz.answer_text import Invalid, describe_shape
 from quiz.base.numbers import format_array_inline, format_number
 from quiz.format.compile import CompiledQuestion
-from quiz.format.diagnostics import Location, Report
-from quiz.format.marks import Where, located
-from quiz.format.model import Tolerance, error_at
-from quiz.format.yaml_data import YamlMap
+from quiz.format.diagnostics import Location
+from quiz.format.marks import located
+from quiz.format.model import Tolerance
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, within
 from quiz.locale.i18n import tr
@@ -103,12 +102,6 @@ class NumericType(QuestionType[NumericQuestion]):
     """Shared behaviour of the numeric types; `rank` is the key's number of dimensions."""
 
     rank: ClassVar[int]
-
-    def check(self, question: NumericQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-        names = [m.name for m in question.misconceptions]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
 
     def key(self, compiled: CompiledQuestion, evaluate: Evaluate) -> tuple[Any, dict[str, Any]]:
         assert compiled.answer is not None

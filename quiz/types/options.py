@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from quiz.answer_text import Invalid
-from quiz.format.diagnostics import Report
-from quiz.format.marks import Where, located
-from quiz.format.model import ID_PATTERN, Option, Text, error_at, option_ids
-from quiz.format.yaml_data import YamlMap
+from quiz.format.model import Option, Text, option_ids
 from quiz.locale.i18n import tr
 from quiz.types.reading import plain_text, small_number, words
 from quiz.variants.shuffle import option_order
@@ -20,36 +16,6 @@ from quiz.variants.variant import Variant
 def letter(index: int) -> str:
     """How the option at `index` is labelled for learners: a, b, c, ..."""
     return chr(ord("a") + index)
-
-
-BY_PLACE: Final = re.compile(
-    r"\b(?:\w+ )?of the (?:above|below)\b|\bthan the (?:above|below|others)\b|\b(?:none|all|both|neither) of these\b"
-    r"|\b[a-z]\) (?:and|or) [a-z]\)|上記|以上のいずれ|以上のすべて|いずれでもない",
-    re.IGNORECASE,
-)
-"""Option texts that point at other options by place or letter ("none of the above", "a) and b)"):
-they read wrongly once the options are shuffled."""
-
-
-def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], shuffled: bool) -> None:
-    """Unique, well-formed option ids (each problem reported); the field's limits bound how many.
-
-    A shuffled option that points at others by place gets a warning: packs written before
-    options were shuffled kept "none of the above" last, and `shuffle: false` keeps it there.
-    """
-    if shuffled:
-        for index, option in enumerate(options):
-            said = next((m.group(0) for _, text in option.text.items() if (m := BY_PLACE.search(text))), None)
-            if said is not None:
-                at = located(option, "text") or where.location()
-                report.warning(at, f"options[{index}] says '{said}', but options are shown shuffled; add `shuffle: false` to keep the order written")
-    ids = option_ids(options)
-    for i in ids:
-        if not ID_PATTERN.fullmatch(i):
-            error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
-    if duplicates:
-        error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
 
 
 @runtime_checkable

@@ -14,11 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from quiz.answer_text import Invalid
-from quiz.format.diagnostics import Report
-from quiz.format.marks import Where, located
 from quiz.format.model import Text
-from quiz.format.suggest import did_you_mean
-from quiz.format.yaml_data import YamlMap
 from quiz.grading.result import Result, finish
 from quiz.locale.i18n import tr
 from quiz.models.questions import CriticalPair, OrderQuestion
@@ -74,23 +70,6 @@ class OrderType(QuestionType[OrderQuestion]):
     model = OrderQuestion
     scaffold = SCAFFOLD
     scaffold_topic = "implementation"
-
-    def check(self, question: OrderQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-        ids = [item.id for item in question.items if item.id is not None]
-        seen: set[str] = set()
-        for index, item in enumerate(question.items):
-            if item.id is None:
-                continue
-            if item.id in seen:  # reported at the second use, where the slip is
-                message = f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique"
-                report.error(located(question, "items", index) or where.location(), message)
-            seen.add(item.id)
-        for pair in question.critical:
-            unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
-            if unknown:
-                known = f"the item ids are {', '.join(dict.fromkeys(ids))}" if ids else "no item has an id: write {id: mask, text: ...}"
-                message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)}; {known}"
-                report.error(located(pair, "pair") or where.location(), message)
 
     def _items(self, variant: Variant) -> list[Text]:
         return [item.text for item in self.question_of(variant).items]

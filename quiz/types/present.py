@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from quiz.base.numbers import format_array_inline
-from quiz.format.model import QuestionBase, Text
+from quiz.format.model import Text
 from quiz.grading.result import Result, Verdict
 from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
@@ -14,19 +13,6 @@ from quiz.render.plain_data import json_ready
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 from quiz.variants.worked import WorkedTensor, worked_values
-
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}")
-
-
-def one_line(text: Text, lang: str, width: int | None = None) -> str:
-    """`text` on one line, outside any variant: maths in Unicode, … where a value is drawn."""
-    plain = markdown_to_plain(_PLACEHOLDER.sub("…", text.get(lang)))
-    return " ".join(plain.split())[:width]
-
-
-def prompt_preview(question: QuestionBase, lang: str, width: int) -> str:
-    """A question's prompt on one line for listings."""
-    return one_line(question.prompt, lang, width)
 
 
 def answer_line(variant: Variant, lang: str) -> str:

@@ -17,6 +17,7 @@ from quiz.format.marks import Where
 from quiz.format.model import QuestionBase
 from quiz.format.yaml_data import YamlMap
 from quiz.models.registry import MODELS, TYPE_NAMES, Question
+from quiz.types.rules import check_rules
 
 if TYPE_CHECKING:  # the behaviour's base brings the expressions, grading and variants: imported with a type
     from quiz.types.base import QuestionType
@@ -49,13 +50,14 @@ TYPES: Final[Mapping[str, QuestionType[QuestionBase]]] = _Types()
 
 def convert_question(value: object, where: Where, report: Report) -> object:
     """The question `value` (plain YAML data) converts to, or what the converter makes of a bad one;
-    the rules of its type beyond its fields are checked too.
+    the rules of its type beyond its fields are checked too (`quiz.types.rules`: no type's behaviour
+    is imported).
 
     The converter is built on the first call (~9 ms): a warm start reads every question from the
-    bank cache and never needs it, nor the types' checks."""
+    bank cache and never needs it, nor the types' rules."""
     question = converter_for(Question)(value, where, report)
     if isinstance(question, QuestionBase) and isinstance(value, YamlMap):
-        type_of(question).check(question, Where(where.path, value.mark, where.field), value, report)
+        check_rules(question, Where(where.path, value.mark, where.field), value, report)
     return question
 
 

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from quiz.code import TASKS
+from quiz.code.interfaces import INTERFACES
 from quiz.code.task_ids import TASK_IDS
 
 # What a first start does with an empty cache folder is part of what these tests check.
@@ -92,7 +93,8 @@ def test_the_first_question_is_shown_before_what_it_does_not_need_is_imported(st
 
 
 def test_the_task_ids_the_model_names_are_the_tasks_in_order():
-    assert tuple(TASKS) == TASK_IDS
+    assert tuple(TASKS) == TASK_IDS == tuple(INTERFACES)
+    assert all(task.interface is INTERFACES[task_id] for task_id, task in TASKS.items())
 
 
 def test_loading_the_bank_leaves_markdown_to_what_renders_it():
@@ -119,3 +121,35 @@ def test_the_registry_imports_a_types_behaviour_when_it_is_first_looked_up():
     assert "quiz.models.questions" in before and BEHAVIOUR.isdisjoint(before), sorted(BEHAVIOUR & set(before))
     assert name == "matrix" and BEHAVIOUR & set(after) == {"quiz.types.matrix"}
     assert "quiz.types.numeric" in after and sorted(names) == sorted(n.rsplit(".", 1)[1] for n in BEHAVIOUR)
+
+
+LIST = """
+import json, sys
+from quiz.cli.entry import main
+
+status = main(["list"])
+print(json.dumps([status, sorted(sys.modules)]))
+"""
+"""`quiz list` run as its entry point runs it, then what it imported as the last line of its output."""
+
+
+def modules_after_list() -> tuple[str, set[str]]:
+    """What `quiz list` prints and the modules it imported, in a process of its own."""
+    listed = subprocess.run([sys.executable, "-c", LIST], check=True, capture_output=True, text=True, timeout=60)
+    *lines, last = listed.stdout.splitlines()
+    status, modules = json.loads(last)
+    assert status == 0, listed.stderr
+    return "\n".join(lines), set(modules)
+
+
+def test_list_imports_neither_numpy_nor_the_engine_with_a_cold_or_a_warm_cache():
+    """Listing reads the questions as loaded: no expression is compiled or evaluated and no variant
+    drawn. A cold start converts every pack and checks each type's rules (`quiz.types.rules`), a
+    warm one reads them from the cache; neither imports numpy or the engine."""
+    cold, cold_loaded = modules_after_list()  # an empty cache folder: it fills it
+    warm, warm_loaded = modules_after_list()
+    assert warm == cold and " questions" in warm.splitlines()[-1]
+    assert "yaml" in cold_loaded - warm_loaded  # the first run did read the packs
+    for loaded in (cold_loaded, warm_loaded):
+        heavy = {m for m in loaded if m.split(".")[0] in ("numpy", "engine")}
+        assert heavy == set(), sorted(heavy)

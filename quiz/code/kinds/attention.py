@@ -13,13 +13,12 @@ import engine
 from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively_qk, normal, with_offset
+from quiz.code.interfaces import INTERFACES
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
-from quiz.code.spec import Function, Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, Task
 
-FUNCTION = Function("attention", ("q", "k", "v", "mask=None"))
-EMPTY_ROWS = ("zero", "nan")
 MASKED_FILL = -1e9  # what a careless implementation writes for "minus infinity"
 
 QKV = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -214,9 +213,7 @@ def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec[AttentionArgs]]
 
 
 TASK: Task[AttentionArgs] = Task(
-    id="attention",
-    functions=(FUNCTION,),
-    checks=("output", "shapes", "boolean_mask", "additive_mask", "fully_masked_rows", "causal_leak", "large_scores"),
+    INTERFACES["attention"],
     reference=reference,
     draw=draw,
     mistakes=MISTAKES,
@@ -229,5 +226,4 @@ TASK: Task[AttentionArgs] = Task(
         "causal_leak": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),
         "large_scores": ("unstable_softmax",),
     },
-    policies={"empty_rows": EMPTY_ROWS},
 )

@@ -10,10 +10,11 @@ import engine
 from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import lively_qk, normal
+from quiz.code.interfaces import INTERFACES
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
-from quiz.code.spec import Function, Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, Task
 
 BackwardArgs = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 """attention_backward's arguments: q, k, v and grad_out."""
@@ -69,9 +70,7 @@ def draw_backward(check: str, rng: np.random.Generator) -> list[ProbeSpec[Backwa
 
 BACKWARD_MISTAKES = ("backward_missing_scale", "vjp_elementwise", "vjp_missing_p", "missing_scale", "softmax_over_queries")
 ATTENTION_BACKWARD: Task[BackwardArgs] = Task(
-    id="attention_backward",
-    functions=(Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),),
-    checks=("gradients", "shapes"),
+    INTERFACES["attention_backward"],
     reference=backward_reference,
     draw=draw_backward,
     mistakes=(

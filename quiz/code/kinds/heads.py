@@ -12,11 +12,12 @@ import engine
 from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import lively, lively_qk, normal
+from quiz.code.interfaces import INTERFACES
 from quiz.code.kinds.attention import QKV  # gqa_attention's arguments too
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
-from quiz.code.spec import Function, Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, Task
 
 HeadsArgs = tuple[np.ndarray, int] | tuple[np.ndarray]
 """split_heads's arguments (x, n_heads) or merge_heads's (x,)."""
@@ -80,9 +81,7 @@ def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec[HeadsArgs
 
 HEAD_MISTAKES = ("split_without_transpose", "split_interleaved", "merge_without_transpose")
 SPLIT_MERGE_HEADS: Task[HeadsArgs] = Task(
-    id="split_merge_heads",
-    functions=(Function("split_heads", ("x", "n_heads")), Function("merge_heads", ("x",))),
-    checks=("output", "shapes"),
+    INTERFACES["split_merge_heads"],
     reference=heads_reference,
     draw=draw_heads,
     mistakes=(
@@ -192,9 +191,7 @@ MHA_MISTAKES = (
     "no_output_projection",
 )
 MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
-    id="multi_head_attention",
-    functions=(Function("multi_head_attention", ("x", "w_q", "w_k", "w_v", "w_o", "n_heads", "causal=False")),),
-    checks=("output", "shapes", "causal_leak"),
+    INTERFACES["multi_head_attention"],
     reference=mha_reference,
     draw=draw_mha,
     mistakes=(
@@ -240,9 +237,7 @@ def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
 
 GQA_MISTAKES = ("gqa_tiled", "missing_scale", "double_scale", "softmax_over_queries")
 GQA_ATTENTION: Task[QKV] = Task(
-    id="gqa_attention",
-    functions=(Function("gqa_attention", ("q", "k", "v")),),
-    checks=("output", "shapes"),
+    INTERFACES["gqa_attention"],
     reference=lambda call, policy: (engine.scaled_dot_product_attention(*call.args, enable_gqa=True),),
     draw=draw_gqa,
     mistakes=(

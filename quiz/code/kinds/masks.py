@@ -6,9 +6,10 @@ import numpy as np
 
 import engine
 from quiz.code.compare import Output
+from quiz.code.interfaces import INTERFACES
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
-from quiz.code.spec import Function, Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, Task
 
 MaskArgs = tuple[int, int]
 """causal_mask's arguments: L and S."""
@@ -33,9 +34,7 @@ def draw_mask(check: str, rng: np.random.Generator) -> list[ProbeSpec[MaskArgs]]
 
 MASK_MISTAKES = ("causal_mask_strict", "causal_mask_transposed", "causal_mask_inverted")
 CAUSAL_MASK: Task[MaskArgs] = Task(
-    id="causal_mask",
-    functions=(Function("causal_mask", ("L", "S")),),
-    checks=("output", "shapes"),
+    INTERFACES["causal_mask"],
     reference=lambda call, policy: (engine.causal_mask(*call.args),),
     draw=draw_mask,
     mistakes=(

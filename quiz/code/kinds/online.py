@@ -8,11 +8,12 @@ import numpy as np
 import engine
 from quiz.code.compare import Output
 from quiz.code.inputs import lively_qk, normal
+from quiz.code.interfaces import INTERFACES
 from quiz.code.kinds.attention import input_precision, large_score_inputs
 from quiz.code.probes import ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
-from quiz.code.spec import Function, Mistake, Policy, Task
+from quiz.code.spec import Mistake, Policy, Task
 
 OnlineArgs = tuple[np.ndarray, np.ndarray, np.ndarray, int]
 """online_attention's arguments: q, k, v and the block size."""
@@ -103,9 +104,7 @@ ONLINE_MISTAKES = (
     "missing_scale",
 )
 ONLINE_ATTENTION: Task[OnlineArgs] = Task(
-    id="online_attention",
-    functions=(Function("online_attention", ("q", "k", "v", "block_size")),),
-    checks=("output", "shapes", "large_scores"),
+    INTERFACES["online_attention"],
     reference=online_reference,
     draw=draw_online,
     mistakes=(

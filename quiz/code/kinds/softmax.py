@@ -10,12 +10,11 @@ import numpy as np
 import engine
 from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively, lively_qk, normal
+from quiz.code.interfaces import INTERFACES
 from quiz.code.probes import ProbeSpec, RowsSumToOne
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
-from quiz.code.spec import Function, Mistake, Policy, Task
-
-EMPTY_ROWS = ("zero", "nan")
+from quiz.code.spec import Mistake, Policy, Task
 
 SoftmaxArgs = tuple[np.ndarray] | tuple[np.ndarray, int]
 """softmax's arguments: x, and the axis where the probe gives one."""
@@ -109,9 +108,7 @@ def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec[Softmax
 
 
 SOFTMAX: Task[SoftmaxArgs] = Task(
-    id="softmax",
-    functions=(Function("softmax", ("x", "axis=-1")),),
-    checks=("output", "shapes", "rows_sum_to_one", "additive_mask", "fully_masked_rows", "large_scores"),
+    INTERFACES["softmax"],
     reference=softmax_reference,
     draw=draw_softmax,
     mistakes=(
@@ -128,7 +125,6 @@ SOFTMAX: Task[SoftmaxArgs] = Task(
         "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero"),
         "large_scores": ("unstable_softmax",),
     },
-    policies={"empty_rows": EMPTY_ROWS},
 )
 
 
@@ -174,9 +170,7 @@ def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec[VjpArgs]]:
 
 VJP_MISTAKES = ("vjp_elementwise", "vjp_diagonal_only", "vjp_missing_p")
 SOFTMAX_BACKWARD: Task[VjpArgs] = Task(
-    id="softmax_backward",
-    functions=(Function("softmax_backward", ("p", "grad", "axis=-1")),),
-    checks=("gradients", "shapes"),
+    INTERFACES["softmax_backward"],
     reference=vjp_reference,
     draw=draw_vjp,
     mistakes=(
@@ -258,9 +252,7 @@ def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec[Entropy
 
 ENTROPY_MISTAKES = ("entropy_not_normalised", "entropy_normalised_by_all_keys", "entropy_nan_on_zero_weights")
 ATTENTION_ENTROPY: Task[EntropyArgs] = Task(
-    id="attention_entropy",
-    functions=(Function("attention_entropy", ("weights", "valid")),),
-    checks=("output", "shapes"),
+    INTERFACES["attention_entropy"],
     reference=entropy_reference,
     draw=draw_entropy,
     mistakes=(

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Header, Select
 from quiz.bank import Bank, Selection
 from quiz.locale.i18n import tr
 from quiz.models.registry import TYPE_NAMES
-from quiz.types.present import prompt_preview
+from quiz.types.preview import prompt_preview
 from quiz.ui.messages import StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter

@@ -16,7 +16,7 @@ from quiz.bank import Bank, Selection
 from quiz.format.model import Text
 from quiz.locale.i18n import tr
 from quiz.practice.summary import RoundSummary
-from quiz.types.present import one_line
+from quiz.types.preview import one_line
 from quiz.ui.messages import GoHome, ReviewDue, StartPractice
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.home import review_entry

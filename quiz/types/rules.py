@@ -1,0 +1,144 @@
+"""Each question type's rules beyond its model's fields, checked as a pack loads.
+
+Apart from the types' behaviour (`quiz.types.<name>`, which brings the expressions, grading and
+numpy): a first start converts and checks every pack with these and the models alone, so loading
+the bank, warm cache or cold, imports neither numpy nor the engine. A code question's rules read
+its task's interface (`quiz.code.interfaces`), not the task.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from typing import Any, Final
+
+from quiz.code.checks import check_problems
+from quiz.code.interfaces import get_interface
+from quiz.code.starter import starter_problems
+from quiz.format.diagnostics import Report
+from quiz.format.marks import Where, located
+from quiz.format.model import ID_PATTERN, Option, QuestionBase, error_at, option_ids
+from quiz.format.suggest import did_you_mean
+from quiz.format.yaml_data import YamlMap
+from quiz.models.questions import ChoiceQuestion, CodeQuestion, MultiQuestion, NumericQuestion, OrderQuestion
+
+Rules = Callable[[Any, Where, YamlMap, Report], None]
+"""Reports the rules of a type that a question (just converted from the YAML map) breaks, with
+`error_at`; the question is still made, so the checks after it run too."""
+
+BY_PLACE: Final = re.compile(
+    r"\b(?:\w+ )?of the (?:above|below)\b|\bthan the (?:above|below|others)\b|\b(?:none|all|both|neither) of these\b"
+    r"|\b[a-z]\) (?:and|or) [a-z]\)|上記|以上のいずれ|以上のすべて|いずれでもない",
+    re.IGNORECASE,
+)
+"""Option texts that point at other options by place or letter ("none of the above", "a) and b)"):
+they read wrongly once the options are shuffled."""
+
+
+def check_rules(question: QuestionBase, where: Where, raw: YamlMap, report: Report) -> None:
+    """Report the rules of `question`'s type that it breaks (a type without rules has none to break)."""
+    rules = RULES.get(question.type)
+    if rules is not None:
+        rules(question, where, raw, report)
+
+
+def check_numeric(question: NumericQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Number, vector and matrix questions: each misconception has a name of its own."""
+    names = [m.name for m in question.misconceptions]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
+
+
+def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], shuffled: bool) -> None:
+    """Unique, well-formed option ids (each problem reported); the field's limits bound how many.
+
+    A shuffled option that points at others by place gets a warning: packs written before
+    options were shuffled kept "none of the above" last, and `shuffle: false` keeps it there.
+    """
+    if shuffled:
+        for index, option in enumerate(options):
+            said = next((m.group(0) for _, text in option.text.items() if (m := BY_PLACE.search(text))), None)
+            if said is not None:
+                at = located(option, "text") or where.location()
+                report.warning(at, f"options[{index}] says '{said}', but options are shown shuffled; add `shuffle: false` to keep the order written")
+    ids = option_ids(options)
+    for i in ids:
+        if not ID_PATTERN.fullmatch(i):
+            error_at(where, raw, "options", f"option id '{i}' must be lower-case letters, digits, - or _", report)
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
+
+
+def check_choice(question: ChoiceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Well-formed options, and the answer given once: one option marked correct, or an expression."""
+    check_options(where, raw, report, question.options, question.shuffle)
+    marked = sum(o.correct for o in question.options)
+    if question.answer is None and marked != 1:
+        error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
+    if question.answer is not None and marked:
+        error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
+
+
+def check_multi(question: MultiQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Well-formed options, at least one of them correct."""
+    check_options(where, raw, report, question.options, question.shuffle)
+    if not any(o.correct for o in question.options):
+        error_at(where, raw, "options", "mark at least one option `correct: true`", report)
+
+
+def check_order(question: OrderQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Item ids used once, and each critical pair naming two of them."""
+    ids = [item.id for item in question.items if item.id is not None]
+    seen: set[str] = set()
+    for index, item in enumerate(question.items):
+        if item.id is None:
+            continue
+        if item.id in seen:  # reported at the second use, where the slip is
+            message = f"items[{index}]: item id '{item.id}' is already used by an item above; ids must be unique"
+            report.error(located(question, "items", index) or where.location(), message)
+        seen.add(item.id)
+    for pair in question.critical:
+        unknown = [f"{i}{did_you_mean(i, ids)}" for i in pair.pair if i not in ids]
+        if unknown:
+            known = f"the item ids are {', '.join(dict.fromkeys(ids))}" if ids else "no item has an id: write {id: mask, text: ...}"
+            message = f"critical pair {pair.name} names unknown item ids: {', '.join(unknown)}; {known}"
+            report.error(located(pair, "pair") or where.location(), message)
+
+
+def check_code(question: CodeQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Checks and policy the task offers, and a plain-text starter defining the task's functions."""
+    task = get_interface(question.task)
+    for problem in check_problems(task.checks, task.policies, question.checks, None):
+        error_at(where, raw, "checks", f"checks: {problem}", report)
+    for problem in check_problems(task.checks, task.policies, None, question.policy):
+        error_at(where, raw, "policy", f"policy: {problem}", report)
+    if question.starter is not None:
+        unsafe = _unsafe_character(question.starter)
+        problems = [unsafe] if unsafe else starter_problems(task, question.starter)
+        for problem in problems:
+            error_at(where, raw, "starter", f"starter: {problem}", report)
+
+
+def _unsafe_character(text: str) -> str | None:
+    """A control or format character (an escape sequence, a bidirectional override), which a
+    starter shown in a terminal or an editor must not carry; None when there is none."""
+    for number, line in enumerate(text.split("\n"), 1):
+        for char in line:
+            if char != "\t" and unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co"):
+                return f"line {number} holds the control character U+{ord(char):04X}; a starter is plain text"
+    return None
+
+
+RULES: Final[dict[str, Rules]] = {
+    "number": check_numeric,
+    "vector": check_numeric,
+    "matrix": check_numeric,
+    "choice": check_choice,
+    "multi": check_multi,
+    "order": check_order,
+    "code": check_code,
+}
+"""The rules of each type that has any, by its `type` name (true/false and explain have none beyond their fields)."""

@@ -13,7 +13,7 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
   task's functions with their parameters (quiz.code.starter).
 
 Each name is imported from its module when first used (PEP 562): a question file names its task
-and checks (`quiz.code.task_ids`, `quiz.code.checks`) and is checked against the task's functions,
+and checks (`quiz.code.interfaces`, `quiz.code.checks`) and is checked against the task's functions,
 checks and policies (`quiz.code.interfaces`) without loading the tasks, the runner and the
 sandbox, which only a code question on screen or graded needs.
 """

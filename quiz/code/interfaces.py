@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,11 @@ _INTERFACES = (
 )
 
 INTERFACES: Mapping[str, Interface] = MappingProxyType({interface.id: interface for interface in _INTERFACES})
-"""Every task's interface by id, in the order of `quiz.code.task_ids.TASK_IDS`."""
+"""Every task's interface by id, in the order tasks are listed and offered."""
+
+TASK_IDS: Final = tuple(INTERFACES)
+"""The ids of the code tasks, in order: what a question file may name as its `task` (the model
+reads them here, without loading the tasks themselves)."""
 
 
 def get_interface(task_id: str) -> Interface:

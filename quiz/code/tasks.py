@@ -1,14 +1,14 @@
 """Every code task by id, in the order of `TASK_IDS`: each task module defines its tasks, and this
-gathers them, so the list of ids is written once (in `quiz.code.task_ids`, which the model reads)."""
+gathers them, so the list of ids is written once (in `quiz.code.interfaces`, which the model reads)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from quiz.code.interfaces import TASK_IDS
 from quiz.code.kinds import attention, backward, heads, masks, online, softmax
 from quiz.code.spec import AnyTask, Task
-from quiz.code.task_ids import TASK_IDS
 
 KINDS = (attention, softmax, masks, heads, online, backward)
 """The modules that define tasks: every `Task` value at their top level is one."""

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Final, Literal
 
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.code.checks import CHECKS
-from quiz.code.task_ids import TASK_IDS
+from quiz.code.interfaces import TASK_IDS
 from quiz.format.diagnostics import Report
 from quiz.format.marks import Marks, Where
 from quiz.format.model import (

@@ -11,8 +11,7 @@ import sys
 import pytest
 
 from quiz.code import TASKS
-from quiz.code.interfaces import INTERFACES
-from quiz.code.task_ids import TASK_IDS
+from quiz.code.interfaces import INTERFACES, TASK_IDS
 
 # What a first start does with an empty cache folder is part of what these tests check.
 pytestmark = [pytest.mark.cold_cache, pytest.mark.slow]  # slow: fresh interpreters

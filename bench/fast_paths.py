@@ -7,6 +7,11 @@ here or in another bench script and an equivalence test. Printed here:
    bench/engine_attention.py and at the self-test's tiny ones.
 2. `score_variance` remembered by its arguments beside the same call unremembered, through the
    expression evaluator, and what remembering saves of a self-test of the bundled bank.
+3. The evaluator's shortcuts for common values (`check_broadcast`, `shape_of`) beside the plain
+   rule each stands in for, a call at a time.
+4. The code self-test (`grade_engine` of every task): with the work a call's reference and
+   mistakes share done once (`quiz.code.shared`) beside every mistake computing alone, and with
+   the gaps between outputs measured as one table (`compare.excess_table`) beside pair by pair.
 Medians of several batches, the fast and the plain path timed in alternation (CPU time for the
 self-test, one BLAS thread).
 Run: .venv/bin/python bench/fast_paths.py
@@ -14,10 +19,12 @@ Run: .venv/bin/python bench/fast_paths.py
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads: measure one core
 
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterator
@@ -30,9 +37,14 @@ from engine_attention import paired_medians
 from engine.attention import attention_weights, attention_weights_fast, prepare_call
 from quiz.authoring.validation import validate_packs
 from quiz.base import locations
+from quiz.code import drawing
+from quiz.code.run import grade_engine
+from quiz.code.tasks import TASKS
 from quiz.expressions import compile_expression
 from quiz.expressions.callables import Function
 from quiz.expressions.functions import FUNCTIONS
+from quiz.expressions.limits import check_elements
+from quiz.expressions.shapes import check_broadcast, numeric, shape_of
 
 LARGE = sized((16, 256, 256, 64), (2, 16, 16, 8))  # heads, L, S, E: bench/engine_attention.py's
 REPEATS = sized(21, 1)
@@ -95,6 +107,61 @@ def main() -> None:
     with unremembered(function):
         plain_cpu = self_test_cpu(runs)
     row(f"validate --strict --seeds {SEEDS}, CPU", remembered_cpu, plain_cpu, unit="ms")
+
+    print(f"  {'expression shortcuts, a call':<46}{'fast':>10}{'plain':>10}")
+    for name, fast, plain in shortcut_cases():
+        row(name, *paired_medians(fast, plain, REPEATS, sized(2000, 2)))
+
+    print(f"  {'code self-test, every task, CPU':<46}{'fast':>10}{'plain':>10}")
+    code_seeds = range(sized(10, 1))
+    for task_id in TASKS:
+        grade_engine(task_id, seed=len(code_seeds))  # warm what is imported lazily
+    fast_cpu = code_selftest_cpu(code_seeds)
+    with setting(drawing, "one_call", contextlib.nullcontext):
+        alone_cpu = code_selftest_cpu(code_seeds)
+    row(f"work shared within a call ({len(code_seeds)} seeds)", fast_cpu, alone_cpu, unit="ms")
+    with setting(drawing, "TOGETHER", math.inf):
+        pairwise_cpu = code_selftest_cpu(code_seeds)
+    row(f"gaps measured as one table ({len(code_seeds)} seeds)", fast_cpu, pairwise_cpu, unit="ms")
+
+
+def plain_broadcast(*values: object) -> None:
+    """The rule `check_broadcast` stands in for, written plainly."""
+    check_elements(math.prod(np.broadcast_shapes(*(numeric(value).shape for value in values))))
+
+
+def shortcut_cases() -> list[tuple[str, Callable[[], object], Callable[[], object]]]:
+    """(name, fast, plain) for the values the evaluator meets most: numbers, and arrays beside them."""
+    array = np.ones((4, 4))
+    return [
+        ("check_broadcast(number, number)", lambda: check_broadcast(1.5, 2.0), lambda: plain_broadcast(1.5, 2.0)),
+        ("check_broadcast(array, number)", lambda: check_broadcast(array, 2.0), lambda: plain_broadcast(array, 2.0)),
+        ("check_broadcast(array, same-shape array)", lambda: check_broadcast(array, array), lambda: plain_broadcast(array, array)),
+        ("shape_of(number)", lambda: shape_of(1.5), lambda: numeric(1.5).shape),
+    ]
+
+
+def code_selftest_cpu(seeds: range) -> float:
+    """Best of a few rounds: CPU seconds of `grade_engine` for every task and seed."""
+    times = []
+    for _ in range(sized(3, 1)):
+        start = time.process_time()
+        for task_id in TASKS:
+            for seed in seeds:
+                grade_engine(task_id, seed=seed)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+@contextmanager
+def setting(module: object, name: str, value: object) -> Iterator[None]:
+    """`module.name` set to `value` while the block lasts."""
+    before = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, before)
 
 
 @contextmanager

@@ -29,16 +29,6 @@ def _field_names(record: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(record))
 
 
-def common_size(value: object) -> int | None:
-    """Elements in a numeric array or a single number, as `SizeMeter.measure` counts them, without
-    a meter: most values an evaluation makes or a text shows. None for any other value."""
-    if type(value) is np.ndarray and value.dtype.kind in NUMERIC_KINDS:
-        return value.size
-    if type(value) in _SINGLE:
-        return 1
-    return None
-
-
 class SizeMeter:
     """Measures the values of one evaluation and charges them to a shared budget.
 
@@ -89,8 +79,7 @@ class SizeMeter:
 
     def charge(self, value: object) -> None:
         """Measure `value` and add it to the budget."""
-        size = common_size(value)
-        self.budget.spend(size if size is not None else self.measure(value))
+        self.budget.spend(self.measure(value))
 
     def spend(self, count: int) -> None:
         """Add `count` elements (a value, or what a function allocates on the way) to the budget."""

@@ -18,7 +18,7 @@ from quiz.expressions.budget import Budget
 from quiz.expressions.errors import ExpressionError
 from quiz.expressions.expression import Expression, compile_expression
 from quiz.expressions.limits import MAX_SHOWN_ELEMENTS
-from quiz.expressions.meter import SizeMeter, common_size
+from quiz.expressions.meter import SizeMeter
 
 OPEN, CLOSE = "{{", "}}"
 MAX_PLACEHOLDERS = 100
@@ -131,9 +131,8 @@ class Template(Fieldwise):
 
 
 def _elements(value: object) -> int:
-    """How many elements `value` holds, as SizeMeter counts them, without a meter for the common values."""
-    size = common_size(value)
-    return size if size is not None else SizeMeter().measure(value)
+    """How many elements `value` holds, as SizeMeter counts them."""
+    return SizeMeter().measure(value)
 
 
 def compile_template(text: str, names: Iterable[str] = ()) -> Template:

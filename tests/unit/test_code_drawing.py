@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import subprocess
@@ -11,7 +12,7 @@ import numpy as np
 import pytest
 
 import engine
-from quiz.code import TASKS
+from quiz.code import TASKS, drawing
 from quiz.code.drawing import Gaps, draw_check, excess, separates
 from quiz.code.inputs import FLOAT16_EXP_LIMIT, lively
 from quiz.code.probes import NoLeak
@@ -76,6 +77,30 @@ def test_gaps_measured_together_are_each_pair_s_excess(task_id):
                     expected = excess(probe, gaps.outputs(first), gaps.outputs(second))
                     assert gaps.between(first, second) == expected, (seed, first, second)
 
+
+
+def probe_arrays(task_id: str, seed: int) -> list[tuple[str, np.ndarray]]:
+    """Every array of the task's probes for `seed`, named by check, probe, mistake and call."""
+    found = []
+    for check, probes in plan(task_id, seed=seed).probes.items():
+        for n, probe in enumerate(probes):
+            for name, outputs in [("engine", probe.references), *probe.mistakes.items()]:
+                for call, output in enumerate(outputs):
+                    found += [(f"{check}/{n}/{name}/{call}/{i}", array) for i, array in enumerate(output)]
+    return found
+
+
+@pytest.mark.parametrize("task_id", sorted(TASKS))
+def test_work_shared_within_a_call_gives_what_each_mistake_computes_alone(task_id, monkeypatch):
+    """The reference and the mistakes of one call share their common engine runs
+    (`quiz.code.shared`); without the sharing, every array of every probe is the same, bit for bit."""
+    shared = {seed: probe_arrays(task_id, seed) for seed in range(3)}
+    monkeypatch.setattr(drawing, "one_call", contextlib.nullcontext)
+    for seed, arrays in shared.items():
+        alone = probe_arrays(task_id, seed)
+        assert [name for name, _ in alone] == [name for name, _ in arrays]
+        for (name, mine), (_, theirs) in zip(alone, arrays):
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs, equal_nan=True), (seed, name)
 
 def attention_calls(seed: int, check: str):
     return [call for probe in draw_check(TASKS["attention"], check, seed, {"empty_rows": "zero"}) for call in probe.calls]

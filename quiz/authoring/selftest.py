@@ -28,6 +28,7 @@ default seeds and proportionally more for more (`time_scale`), so
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
+    redrawn: Counter[str] = Counter()  # seeds on which a misconception graded as right, by misconception
     first_draws: FirstDraws = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
     # Checked once a seed or a draw, and before each step of the sample's evaluations, which
@@ -85,13 +87,14 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                     return [*found.diagnostics(), _over_budget(question, seed)]
                 rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
                 continue
+            redrawn.update(set(variant.redrawn))
             if seed < VARIETY_SEEDS and len(drawn) < MIN_VARIANTS:  # enough is enough: keys cost a JSON dump
                 drawn.add(_draw_key(variant))
             for problem in _check_variant(variant):
                 found.add(seed, problem)
             if variant.budget.out_of_time():  # its texts used up the variant's time
                 return [*found.diagnostics(), _over_budget(question, seed)]
-        diagnostics = found.diagnostics()
+        diagnostics = [*found.diagnostics(), *_redrawn(question, redrawn, len(tried))]
         if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
             sample = draw_sample(compiled, clock, first_draws)
             diagnostics.extend(constraint_warnings(compiled, sample))
@@ -99,6 +102,20 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
             if variety is not None:
                 diagnostics.append(variety)
     return diagnostics
+
+
+def _redrawn(question: QuestionBase, redrawn: Counter[str], seeds: int) -> list[Diagnostic]:
+    """A warning for each misconception that graded as right on some seeds' draws: served, those
+    draws are drawn again, so the learner never meets them, but the draw should not make them."""
+    return [
+        Diagnostic(
+            field_location(question, f"misconceptions.{name}"),
+            Severity.WARNING,
+            f"misconception {name} grades as right (or as the answer too coarsely rounded) on a draw of {count} of {seeds} seeds, "
+            "which are drawn again when served; add a constraint, or draw the parameters, so that it stays outside the tolerance",
+        )
+        for name, count in sorted(redrawn.items())
+    ]
 
 
 def _stopped(question: QuestionBase, seed: int, seeds: int, seconds: float) -> Diagnostic:

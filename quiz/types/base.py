@@ -159,6 +159,11 @@ class QuestionType(ABC, Generic[Q]):
         default; a type whose values are internal ids says it in the question's own words."""
         return mistake.shown
 
+    def clashes(self, variant: Variant) -> list[str]:
+        """The misconceptions this variant would grade as right (or as close to right): such a
+        variant is never served, its question is drawn again (none by default)."""
+        return []
+
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """Problems with this variant's answer key that only this type can see."""
         return iter(())

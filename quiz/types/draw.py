@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 import numpy as np
@@ -49,6 +50,8 @@ def make_variant(
     seed = seed if question.has_variants else 0
     budget = budget if budget is not None else Budget()
     rng = np.random.default_rng(generator_seed(question.id, seed))
+    kind = type_of(question)
+    redrawn: list[str] = []
     with _evaluating(budget):
         for _ in range(MAX_DRAWS):
             budget.new_draw()
@@ -60,8 +63,22 @@ def make_variant(
             values = _evaluate_derived(compiled, drawn, budget, compiled.screening)
             if on_draw is not None:
                 on_draw(inputs, values)
-            if all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
-                return _finish(compiled, seed, inputs, _complete(compiled, values, budget), budget)
+            if not all(_holds(compiled, i, values, budget) for i in range(len(compiled.constraints))):
+                continue
+            variant = _finish(compiled, seed, inputs, _complete(compiled, values, budget), budget)
+            # A variant in which a named mistake grades as right would teach the mistake: drawn again.
+            clashing = kind.clashes(variant)
+            if not clashing:
+                return replace(variant, redrawn=tuple(redrawn)) if redrawn else variant
+            redrawn.append(clashing[0])
+    if redrawn:
+        most = max(set(redrawn), key=redrawn.count)
+        raise _error(
+            compiled,
+            f"misconception {most} grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; "
+            "draw the parameters, or add a constraint, so that it stays outside the tolerance of the answer",
+            f"misconceptions.{most}",
+        )
     raise _error(
         compiled,
         f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints",

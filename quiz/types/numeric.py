@@ -32,6 +32,8 @@ OUTSIDE: Final = 1.1
 """How far outside the tolerance the self-test's near-miss is placed, as a multiple of the allowed error."""
 SHOWN_DIGITS: Final = 4
 """Significant figures the answer key is shown with (`format_number`'s default)."""
+TYPED_DIGITS: Final = (SHOWN_DIGITS, 3)
+"""Significant figures a learner is taken to type a value they computed to."""
 
 
 def tolerance_rule(question: NumericQuestion, lang: str) -> str:
@@ -200,6 +202,22 @@ class NumericType(QuestionType[NumericQuestion]):
             for m in self.question_of(variant).misconceptions
         ]
 
+    def clashes(self, variant: Variant) -> list[str]:
+        """The misconceptions whose value, as computed or as a learner types it to TYPED_DIGITS
+        significant figures, grades as correct or as the key too coarsely rounded."""
+        found = []
+        key_shape = np.shape(variant.answer)
+        for misconception in self.question_of(variant).misconceptions:
+            value = np.asarray(variant.misconceptions[misconception.name], dtype=np.float64)
+            if value.shape != key_shape or not np.isfinite(value).all():
+                continue  # the self-test reports these; no learner can type them
+            for typed in (value, *(_to_figures(value, digits) for digits in TYPED_DIGITS)):
+                result = self.grade(variant, float(typed) if typed.ndim == 0 else typed)
+                if result.verdict is Verdict.CORRECT or result.details.get("close"):
+                    found.append(misconception.name)
+                    break
+        return found
+
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """The key is finite, grades as correct as computed and as shown (rounded), a near miss
         just outside the tolerance does not, and every misconception is finite, of the key's
@@ -271,6 +289,11 @@ def _overlapping(value: np.ndarray, others: list[np.ndarray], tolerance: Toleran
     each = tuple(range(1, stacked.ndim))  # the elements of one value
     near = within(value, stacked, tolerance).all(axis=each) | within(stacked, value, tolerance).all(axis=each)
     return [int(i) for i in np.flatnonzero(near)]
+
+
+def _to_figures(value: np.ndarray, digits: int) -> np.ndarray:
+    """`value` rounded to `digits` significant figures, element by element, as a learner writes it."""
+    return np.asarray([float(f"{x:.{digits}g}") for x in value.ravel().tolist()]).reshape(value.shape)
 
 
 def _figures(value: np.ndarray) -> str:

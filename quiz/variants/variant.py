@@ -70,6 +70,9 @@ class Variant(Fieldwise):
     """Each misconception's value for this variant, by name."""
     budget: Budget = field(default_factory=Budget, repr=False, compare=False)
     """What the variant may still spend: filling in its texts draws on what drawing left."""
+    redrawn: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """The misconceptions that graded as right on the draws rejected before this one, one per
+    rejected draw (see `QuestionType.clashes`): `validate` says how often a question needs it."""
     shown: dict[tuple[str, object], str] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Each placeholder's text once filled in, shared by every text and language (see `Template.render`)."""
 

@@ -9,7 +9,7 @@ the machine is (a CPU-time budget running out) are left out, and so are the pack
 exhaust one (`c1-`, and the slow prompt of `c6-`).
 
 After a deliberate change of a message, look at the difference, then rewrite the reference:
-`.venv/bin/python tests/corpus/test_selftest_findings.py`.
+`PYTHONPATH=tests/support:tests/unit .venv/bin/python tests/corpus/test_selftest_findings.py`.
 """
 
 from __future__ import annotations

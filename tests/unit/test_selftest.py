@@ -129,14 +129,15 @@ def test_a_healthy_question_passes_every_seed(pack):
     assert self_test(pack["healthy"], 20) == []
 
 
-def test_a_misconception_equal_to_the_key_is_one_error_with_its_seed_values_and_count(pack):
-    [error] = self_test(pack["same-as-answer"], 20)
+def test_a_misconception_equal_to_the_key_is_an_error_at_it_as_no_variant_can_be_served(pack):
+    """Every draw would grade the mistake as right, so every draw is refused (see
+    test_misconceptions_apart.py): the error names the misconception, at its line."""
+    error, *_ = self_test(pack["same-as-answer"], 20)
     assert error.severity is Severity.ERROR
     assert error.location.line == line_of("name: identity", "same-as-answer")
-    s = make_variant(pack["same-as-answer"], 0).inputs["s"]
     assert error.message == (
-        f"same-as-answer: self-test: misconception identity is within tolerance of the answer or of another misconception "
-        f"(seed 0: identity {s}, answer {s}; 20 of 20 seeds); add a constraint that separates them"
+        "same-as-answer: self-test: no variant can be made (seed 0: misconception identity grades as right on 100 of 100 draws; "
+        "draw the parameters, or add a constraint, so that it stays outside the tolerance of the answer; 20 of 20 seeds)"
     )
 
 
@@ -163,22 +164,24 @@ LOOK_ALIKES = """\
 """
 
 
-def test_each_misconception_is_one_error_whatever_it_is_mistaken_for(compile_yaml):
+def test_misconceptions_equal_to_the_key_are_named_by_the_first_of_them(compile_yaml):
     compiled = compile_yaml(LOOK_ALIKES)["look-alikes"]
-    found = self_test(compiled, 20)
-    # `also-same` matches the key and `same`: one error, at its own line, not one per value it matches.
-    assert [d.location.line for d in found] == [9, 10]  # same, also-same; double stands apart
-    s = make_variant(compiled, 0).inputs["s"]
-    assert f"(seed 0: also-same {s}, answer {s}, same {s}; 20 of 20 seeds)" in found[1].message
+    error, *_ = self_test(compiled, 20)
+    # `same` and `also-same` are the key on every draw: no variant can be served, and the error
+    # stands at the first of them; `double` stands apart.
+    assert error.location.line == 9
+    assert "misconception same grades as right on 100 of 100 draws" in error.message
 
 
 def test_an_overlap_on_some_seeds_only_counts_those_seeds(pack):
     compiled = pack["sometimes"]
-    hits = [seed for seed in range(20) if make_variant(compiled, seed).inputs["s"] >= 20]
-    assert 0 < len(hits) < 20  # the test needs a mix
-    [error] = self_test(compiled, 20)
-    s = make_variant(compiled, hits[0]).inputs["s"]
-    assert f"(seed {hits[0]}: at_least_20 {s}, answer {s}; {len(hits)} of 20 seeds)" in error.message
+    variants = [make_variant(compiled, seed) for seed in range(20)]
+    redrawn = sum(1 for v in variants if v.redrawn)
+    assert 0 < redrawn < 20  # the test needs a mix
+    assert all(v.inputs["s"] < 20 for v in variants)  # where at_least_20 is the key, the draw is redrawn
+    [warning] = self_test(compiled, 20)
+    assert warning.severity is Severity.WARNING and warning.location.line == line_of("at_least_20", "sometimes")
+    assert f"misconception at_least_20 grades as right (or as the answer too coarsely rounded) on a draw of {redrawn} of 20 seeds" in warning.message
 
 
 def test_problems_of_every_seed_collapse_into_one_message_each(pack):

@@ -143,6 +143,23 @@ def project(x: np.ndarray, w: np.ndarray, n_heads: int, split: Callable[[np.ndar
     return split(x @ w, n_heads)
 
 
+def mha_mask(allowed: Callable[[int], np.ndarray]) -> Callable[[Call[MhaArgs], Policy], Output | None]:
+    """Causal calls attended under another mask, `allowed(T)` (True for a key a query may see);
+    a query with no allowed key gets NaN, as a plain softmax over all −∞ gives."""
+
+    def run(call: Call[MhaArgs], policy: Policy) -> Output | None:
+        x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
+        if not causal:
+            return None
+        mask = allowed(x.shape[-2])
+        q, k, v = (project(x, w, n_heads, engine.split_heads) for w in (w_q, w_k, w_v))
+        heads = engine.attention(q, k, v, attn_mask=mask).output
+        heads = np.where(np.any(mask, axis=-1, keepdims=True), heads, np.nan)
+        return (engine.merge_heads(heads) @ w_o,)
+
+    return run
+
+
 def mha_fault(which: Fault) -> Mistake[MhaArgs]:
     return Mistake(which.value, lambda call, policy: mha(call, fault=which))
 
@@ -176,7 +193,8 @@ def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
             changed = x.copy()
             changed[after + 1 :] = normal(rng, T - after, 8)
             calls = (Call("multi_head_attention", (x, *weights, 2, True)), Call("multi_head_attention", (changed, *weights, 2, True)))
-            return [ProbeSpec(calls, NoLeak(after=after))]
+            # the causal output itself is compared with the engine's too, not only tested for leaks
+            return [ProbeSpec(calls, NoLeak(after=after)), ProbeSpec(calls[:1])]
     raise ValueError(f"multi_head_attention has no check {check!r}")
 
 
@@ -204,8 +222,14 @@ MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
         Mistake("split_without_transpose", lambda call, policy: mha(call, split=split_reshaped)),
         Mistake("merge_without_transpose", lambda call, policy: mha(call, merge=merge_reshaped)),
         Mistake("no_output_projection", lambda call, policy: mha(call, project=False)),
+        Mistake("causal_mask_strict", mha_mask(lambda T: np.tril(np.ones((T, T), dtype=bool), -1))),
+        Mistake("causal_mask_self_only", mha_mask(lambda T: np.eye(T, dtype=bool))),
     ),
-    reveals={"output": MHA_MISTAKES, "shapes": MHA_MISTAKES, "causal_leak": ("no_causal_mask",)},
+    reveals={
+        "output": MHA_MISTAKES,
+        "shapes": MHA_MISTAKES,
+        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only"),
+    },
 )
 
 

@@ -72,6 +72,19 @@ def global_sum(call: Call[SoftmaxArgs], policy: Policy) -> Output:
     return (exp / exp.sum(),)
 
 
+def global_max(call: Call[SoftmaxArgs], policy: Policy) -> Output | None:
+    """exp(x − the largest entry of the whole array), divided by the sum along the axis: a row far
+    below the global max underflows to zeros (where all its terms are 0, the row is 0)."""
+    x, axis = x_axis(call)
+    finite = x[np.isfinite(x)]
+    if not finite.size:
+        return None
+    with np.errstate(invalid="ignore"):
+        exp = np.exp(np.asarray(x, dtype=np.float64) - float(finite.max()))
+        total = exp.sum(axis=axis, keepdims=True)
+        return (np.where(total == 0, 0.0, exp / np.where(total == 0, 1.0, total)),)
+
+
 def lively_x(rng: np.random.Generator, *shape: int, axis: int = -1) -> np.ndarray:
     while True:
         x = 1.5 * normal(rng, *shape)
@@ -99,7 +112,11 @@ def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec[Softmax
             x[rng.choice(L, size=2, replace=False)] = -np.inf
             return [call(x)]
         case "large_scores":
-            x32 = (1000.0 + lively_x(rng, L, S)).astype(np.float32)
+            # Rows of different maxima: one row 1000 below the others underflows to zeros when one
+            # max over the whole array is subtracted instead of each row's own.
+            offsets = np.full((L, 1), 1000.0)
+            offsets[rng.integers(L)] = 0.0
+            x32 = (offsets + lively_x(rng, L, S)).astype(np.float32)
             while True:
                 x16 = (15.0 + lively_x(rng, L, S)).astype(np.float16)
                 if clear_of_float16_overflow(x16.astype(np.float64)):
@@ -117,13 +134,14 @@ SOFTMAX: Task[SoftmaxArgs] = Task(
         Mistake("empty_rows_nan", other_policy("nan"), lambda p: p["empty_rows"] == "zero"),
         Mistake("empty_rows_zero", other_policy("zero"), lambda p: p["empty_rows"] == "nan"),
         Mistake("unstable_softmax", lambda call, policy: (engine.naive_softmax(*x_axis(call)),)),
+        Mistake("softmax_global_max", global_max),
     ),
     reveals={
         "output": ("softmax_global_sum",),
         "shapes": ("softmax_axis_ignored", "softmax_global_sum"),
         "rows_sum_to_one": ("softmax_axis_ignored", "softmax_global_sum"),
         "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero"),
-        "large_scores": ("unstable_softmax",),
+        "large_scores": ("unstable_softmax", "softmax_global_max"),
     },
 )
 
@@ -224,6 +242,25 @@ def single_key_nan(call: Call[EntropyArgs], policy: Policy) -> Output | None:
     return (np.where(single, np.nan, normalised),)
 
 
+def count_from_weights(call: Call[EntropyArgs], policy: Policy) -> Output:
+    """n counted from the weights > 0, not from the mask: a valid key whose weight underflowed to 0 is left out."""
+    weights, valid = entropy_args(call)
+    return (entropy(weights, valid & (weights > 0), normalized=True),)
+
+
+def with_underflowed_key(rng: np.random.Generator, weights: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """The weights with one valid key of each row that has three or more set to exactly 0 (its exp
+    underflowed) and the row renormalised: the count of weights > 0 then differs from the mask's."""
+    weights = weights.copy()
+    allowed = np.broadcast_to(valid, weights.shape)
+    for row in np.ndindex(weights.shape[:-1]):
+        keys = np.flatnonzero(allowed[row])
+        if keys.size >= 3:
+            weights[row][rng.choice(keys)] = 0.0
+            weights[row] /= weights[row].sum()
+    return weights
+
+
 def padded_weights(rng: np.random.Generator, q_shape: tuple[int, ...], k_shape: tuple[int, ...], valid: np.ndarray) -> np.ndarray:
     """Attention weights with padded keys at weight 0, from lively queries and keys."""
     q, k = lively_qk(rng, q_shape, k_shape)
@@ -235,22 +272,27 @@ def draw_entropy(check: str, rng: np.random.Generator) -> list[ProbeSpec[Entropy
     match check:
         case "output":
             valid = allowed_mask(rng, S)
-            while valid.sum() < 2:
+            while valid.sum() < 3:
                 valid = allowed_mask(rng, S)
-            weights = padded_weights(rng, (L, 4), (S, 4), valid)
+            weights = with_underflowed_key(rng, padded_weights(rng, (L, 4), (S, 4), valid), valid)
             return [ProbeSpec((Call("attention_entropy", (weights, valid)),))]
         case "shapes":
             valid = allowed_mask(rng, 2, 1, 1, S)
-            valid[0, 0, 0, : int(rng.integers(2, S))] = True  # at least two valid keys …
+            valid[0, 0, 0, : int(rng.integers(3, S))] = True  # at least three valid keys …
             valid[0, 0, 0, -1] = False  # … and a padded one
             valid[1] = False
             valid[1, 0, 0, int(rng.integers(S))] = True  # a single valid key: entropy 0 by definition
-            weights = padded_weights(rng, (2, 2, L, 4), (2, 2, S, 4), valid)
+            weights = with_underflowed_key(rng, padded_weights(rng, (2, 2, L, 4), (2, 2, S, 4), valid), valid)
             return [ProbeSpec((Call("attention_entropy", (weights, valid)),))]
     raise ValueError(f"attention_entropy has no check {check!r}")
 
 
-ENTROPY_MISTAKES = ("entropy_not_normalised", "entropy_normalised_by_all_keys", "entropy_nan_on_zero_weights")
+ENTROPY_MISTAKES = (
+    "entropy_not_normalised",
+    "entropy_normalised_by_all_keys",
+    "entropy_nan_on_zero_weights",
+    "entropy_count_from_weights",
+)
 ATTENTION_ENTROPY: Task[EntropyArgs] = Task(
     INTERFACES["attention_entropy"],
     reference=entropy_reference,
@@ -260,6 +302,7 @@ ATTENTION_ENTROPY: Task[EntropyArgs] = Task(
         Mistake("entropy_normalised_by_all_keys", by_all_keys),
         Mistake("entropy_nan_on_zero_weights", nan_on_zero_weights),
         Mistake("entropy_single_key_nan", single_key_nan),
+        Mistake("entropy_count_from_weights", count_from_weights),
     ),
     reveals={"output": ENTROPY_MISTAKES, "shapes": (*ENTROPY_MISTAKES, "entropy_single_key_nan")},
 )

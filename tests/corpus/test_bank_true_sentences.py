@@ -57,7 +57,7 @@ def test_float16_min_overflows_only_for_scores_of_minus_16_or_below(bank):
         for score in (-1, -15, -15.9):
             assert np.float16(score) + lowest == -65504
     en, ja = texts(bank.questions["explain-float16-guards"].model_answer)
-    assert "a score of $-16$ or below" in en and "$-15 + $ `finfo(float16).min` is still $-65504$" in en
+    assert "a score of $-16$ or below" in en and "$-15$ plus `finfo(float16).min` is still $-65504$" in en
     assert "$-16$ 以下のスコア" in ja and "まだ $-65504$" in ja
 
 

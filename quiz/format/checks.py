@@ -6,6 +6,7 @@ Each problem is reported at the field at fault (the `topic` line, the claim in `
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from engine import Fault
@@ -18,6 +19,11 @@ from quiz.format.model import Parametric, QuestionBase
 from quiz.format.suggest import did_you_mean
 
 ALL_FAULTS = "all"
+
+# A literal decimal number (0.25, 11.09) outside a {{ ... }} template and a `code` span: in a text shown with a drawn
+# variant it is either filled in from the variant or a constant fact a test computes.
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|`[^`]*`", re.S)  # templates and code spans (`scale=1.0`) are not prose
+_DECIMAL = re.compile(r"(?<![\w.\\^_{])\d+\.\d+(?!\w|\.\d)")
 
 
 def check_question(question: QuestionBase, claims: Claims, report: Report) -> CompiledQuestion | None:
@@ -73,3 +79,22 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
             report.warning(text.location or where, f"{label} has no Japanese ('ja'); English is shown instead")
         if any(has_control_characters(source) for _, source in text.items()):
             report.warning(text.location or where, f"{label} holds control characters (ESC, BEL, ...); they are removed when shown")
+    if isinstance(question, Parametric) and question.is_parametric:
+        _warn_literal_numbers(question, where, report)
+
+
+def _warn_literal_numbers(question: Parametric, where: Location, report: Report) -> None:
+    """A parametric question's explanation and feedback are read beside the drawn numbers: a literal
+    decimal there is filled in from the variant, or listed in `checked_numbers` with its test."""
+    for label, text in texts_of(question):
+        if not (label == "explanation" or label.endswith(".feedback")):
+            continue
+        for lang, source in text.items():
+            for number in dict.fromkeys(_DECIMAL.findall(_TEMPLATE.sub(" ", source))):
+                if number not in question.checked_numbers:
+                    report.warning(
+                        text.location or where,
+                        f"{label} ({lang}) states the literal number {number} in a text shown with the variant: "
+                        f"fill it from the variant ({{{{ ... }}}}) or, if it is a constant fact, list it under "
+                        f"checked_numbers with the test that computes it",
+                    )

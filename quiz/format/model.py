@@ -375,6 +375,13 @@ class Parametric(Fieldwise):
             "each with a label in words; others are folded away."
         ),
     )
+    checked_numbers: dict[str, str] = field(
+        default_factory=dict,
+        metadata=doc(
+            "Literal decimal numbers the explanation and feedback may state although they do not change with the variant "
+            "(a constant fact such as 11.09), each with the test that computes it; validate warns about any other."
+        ),
+    )
 
 
 def option_ids(options: tuple[Option, ...]) -> list[str]:

@@ -205,3 +205,40 @@ def test_every_bundled_question_passes_strict_validation(capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert out.splitlines()[-1].endswith(": 0 errors, 0 warnings")
+
+
+LITERAL_PACK = """\
+id: literal-number
+type: number
+topic: softmax
+refs: [C6]
+params:
+  s: {decimal: [1, 3]}
+prompt: {en: "What is $e^{ {{ s }} }$?", ja: "$e^{ {{ s }} }$ はいくつですか。"}
+answer: exp(s)
+explanation:
+  en: "$e^{ {{ s }} }$ is EXPLAINED."
+  ja: "$e^{ {{ s }} }$ は EXPLAINED です。"
+"""
+
+
+def test_a_literal_decimal_in_a_parametric_explanation_fails_strict_at_its_text_until_filled_from_the_variant(capsys, tmp_path):
+    """A number a reader takes for this variant's (7.39 is e^2 only) is filled in from the variant."""
+    bad = write(tmp_path, LITERAL_PACK.replace("EXPLAINED", "about 7.39"), "bad.yaml")
+    code = main(["validate", "--strict", "--seeds", "0", str(bad)])
+    out = capsys.readouterr().out
+    assert code != 0
+    assert f"{bad}:9:1: warning: literal-number: explanation (en) states the literal number 7.39 in a text shown with the variant" in out
+    assert f"{bad}:9:1: warning: literal-number: explanation (ja) states the literal number 7.39" in out
+    assert "checked_numbers" in out
+
+    good = write(tmp_path, LITERAL_PACK.replace("EXPLAINED", "{{ exp(s) }}"), "good.yaml")
+    assert main(["validate", "--strict", "--seeds", "0", str(good)]) == 0, capsys.readouterr().out
+
+
+def test_a_constant_listed_under_checked_numbers_and_code_spans_pass_strict(capsys, tmp_path):
+    text = LITERAL_PACK.replace("EXPLAINED", "below $\\\\ln 65504 \\\\approx 11.09$ (`x ** 0.5`)")
+    test = "tests/corpus/test_checked_numbers.py::test_ln_65504_is_about_11_09_and_float16_exp_overflows_just_past_it"
+    checked = text + f'checked_numbers:\n  "11.09": {test}\n'
+    path = write(tmp_path, checked, "checked.yaml")
+    assert main(["validate", "--strict", "--seeds", "0", str(path)]) == 0, capsys.readouterr().out

@@ -6,7 +6,9 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
 - `CHECKS` and `check_problems(...)`: the checks an author may name (quiz.code.checks).
 - `run_checks(task, source, seed=..., checks=..., policy=...)` → `CodeOutcome` (quiz.code.run);
   `grade_engine(task, seed=...)` grades the engine's own outputs, a question's answer-key self-test;
-  `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere.
+  `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere;
+  `modelled_results(plan, mistake)` gives the engine's or a modelled mistake's results to grade, and
+  `catalogue_findings(plan)` the mistakes that would score full marks or be named wrong (quiz.code.catalogue).
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)`; `mistake_label` and
   `mistake_sentence` name a mistake in a few words or a sentence (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
@@ -24,17 +26,20 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from quiz.code.catalogue import CatalogueFinding, catalogue_findings
     from quiz.code.checks import CHECKS, check_problems
     from quiz.code.interfaces import Function
     from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
     from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
-    from quiz.code.run import Plan, grade, grade_engine, plan, run_checks
+    from quiz.code.run import Plan, grade, grade_engine, modelled_results, plan, run_checks
     from quiz.code.sandbox import Limits, RunError
     from quiz.code.spec import AnyTask, Task
     from quiz.code.starter import default_starter, starter_problems
     from quiz.code.tasks import TASKS, get_task
 
 _HOMES = {
+    "CatalogueFinding": "catalogue",
+    "catalogue_findings": "catalogue",
     "CHECKS": "checks",
     "check_problems": "checks",
     "CheckResult": "outcome",
@@ -49,6 +54,7 @@ _HOMES = {
     "Plan": "run",
     "grade": "run",
     "grade_engine": "run",
+    "modelled_results": "run",
     "plan": "run",
     "run_checks": "run",
     "Limits": "sandbox",
@@ -67,6 +73,7 @@ __all__ = [
     "CHECKS",
     "TASKS",
     "AnyTask",
+    "CatalogueFinding",
     "CheckResult",
     "CodeOutcome",
     "Evidence",
@@ -75,6 +82,7 @@ __all__ = [
     "Plan",
     "RunError",
     "Task",
+    "catalogue_findings",
     "check_label",
     "check_problems",
     "default_starter",
@@ -84,6 +92,7 @@ __all__ = [
     "grade_engine",
     "mistake_label",
     "mistake_sentence",
+    "modelled_results",
     "outcome_to_json",
     "plan",
     "render_checklist",

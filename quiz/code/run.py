@@ -125,7 +125,18 @@ def grade_engine(
 ) -> CodeOutcome:
     """The engine's own outputs graded as an answer: a code question's answer-key self-test (scores 1)."""
     planned = plan(task, seed=seed, checks=checks, policy=policy)
-    return grade(planned, [CallResult(out) for probe in planned.ordered() for out in probe.references])
+    return grade(planned, modelled_results(planned, None))
+
+
+def modelled_results(planned: Plan, mistake: str | None) -> list[CallResult]:
+    """What the engine (None) or the modelled mistake `mistake` returns for every call of `planned`:
+    graded, they are the answer key's self-test and the mistake catalogue's (every mistake must
+    fail a check and be named as itself)."""
+    return [
+        CallResult(out)
+        for probe in planned.ordered()
+        for out in (probe.references if mistake is None else probe.mistakes.get(mistake, probe.references))
+    ]
 
 
 def _as_run(task: AnyTask, probe: Probe, index: int) -> Call[Arguments]:

@@ -234,15 +234,32 @@ class CodeType(QuestionType[CodeQuestion]):
         ]
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
-        """The engine's own outputs, graded as an answer on this variant's inputs, must pass every check."""
+        """On this variant's inputs the engine's own outputs must pass every check, and the outputs of
+        every modelled mistake that the question's checks are meant to reveal must fail one and be
+        named as that mistake: no wrong solution in the task's catalogue scores full marks."""
         question = _question(variant)
         at = located(question, "task")
-        outcome = code.grade_engine(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
+        planned = code.plan(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
+        outcome = code.grade(planned, code.modelled_results(planned, None))
         failing = [r.check for r in outcome.checks if not r.passed]
         if failing or outcome.score != 1.0:
             yield Problem(at, "the engine's own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
         if outcome.misconception is not None:
             yield Problem(at, "the engine's own outputs match a named mistake", outcome.misconception)
+        for found in code.catalogue_findings(planned):
+            if found.full_marks:
+                yield Problem(
+                    at,
+                    f"the mistake {found.mistake} scores full marks: none of the checks run ({', '.join(planned.checks)}) tells it from the engine",
+                    advice="draw the checks' inputs so that it shows, or run a check that reveals it",
+                )
+            else:
+                named = "as no mistake" if found.named is None else f"as {found.named}"
+                yield Problem(
+                    at,
+                    f"the mistake {found.mistake} is named {named}",
+                    advice="draw the checks' inputs so that its outputs differ from the engine's and from the other mistakes'",
+                )
 
 
 TYPE = CodeType()

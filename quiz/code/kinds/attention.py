@@ -122,6 +122,14 @@ def masks_before_scale(call: Call[AttentionArgs], policy: Policy) -> Output | No
     return (attend(with_mask(call, mask / np.sqrt(q.shape[-1])), policy).output,)
 
 
+def scales_by_value_width(call: Call[AttentionArgs], policy: Policy) -> Output | None:
+    """Scores divided by √Ev, the width of v, instead of √E: the same where the two widths agree."""
+    q, k, v, mask = unpack(call)
+    if q.shape[-1] == v.shape[-1]:
+        return None
+    return (engine.attention(q, k, v, attn_mask=mask, scale=1 / np.sqrt(v.shape[-1]), empty_rows=policy.get("empty_rows", "zero")).output,)
+
+
 def fills_large_negative(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     """Forbidden scores set to −1e9 instead of −∞: a row with no allowed key becomes uniform."""
     trace = attend(call, policy)
@@ -135,6 +143,7 @@ MISTAKES: tuple[Mistake[AttentionArgs], ...] = (
     fault(Fault.missing_scale),
     fault(Fault.double_scale),
     fault(Fault.softmax_over_queries),
+    Mistake("scale_by_value_dim", scales_by_value_width),
     Mistake("no_causal_mask", ignores_mask),
     Mistake("mask_inverted", inverts_mask),
     Mistake("mask_after_softmax", masks_after_softmax),
@@ -219,8 +228,8 @@ TASK: Task[AttentionArgs] = Task(
     mistakes=MISTAKES,
     reveals={
         "output": ("missing_scale", "double_scale", "softmax_over_queries"),
-        "shapes": ("missing_scale", "double_scale", "softmax_over_queries"),
-        "boolean_mask": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),
+        "shapes": ("missing_scale", "double_scale", "softmax_over_queries", "scale_by_value_dim"),
+        "boolean_mask": ("no_causal_mask", "mask_inverted", "mask_after_softmax", "scale_by_value_dim"),
         "additive_mask": ("no_causal_mask", "mask_before_scale"),
         "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero", "empty_rows_uniform"),
         "causal_leak": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),

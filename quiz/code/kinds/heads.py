@@ -45,6 +45,18 @@ def merge_reshaped(x: np.ndarray) -> np.ndarray:
     return x.reshape(*batch, T, H * D)
 
 
+def merge_interleaved(x: np.ndarray) -> np.ndarray:
+    """(..., H, T, D) merged with the head axis last, feature d·H + h: the inverse of split_interleaved."""
+    *batch, H, T, D = x.shape
+    return np.moveaxis(x, -3, -1).reshape(*batch, T, D * H)
+
+
+def both_interleaved(call: Call[HeadsArgs], policy: Policy) -> Output | None:
+    """Split and merge both interleaved: merge undoes split, so a round-trip test passes, yet no head
+    holds its own contiguous features."""
+    return in_split(split_interleaved)(call, policy) or in_merge(merge_interleaved)(call, policy)
+
+
 def heads_reference(call: Call[HeadsArgs], policy: Policy) -> Output:
     match call.args:
         case (x, n_heads):  # split_heads
@@ -79,7 +91,7 @@ def draw_heads(check: str, rng: np.random.Generator) -> list[ProbeSpec[HeadsArgs
     raise ValueError(f"split_merge_heads has no check {check!r}")
 
 
-HEAD_MISTAKES = ("split_without_transpose", "split_interleaved", "merge_without_transpose")
+HEAD_MISTAKES = ("split_without_transpose", "split_interleaved", "merge_without_transpose", "merge_interleaved", "heads_interleaved_both")
 SPLIT_MERGE_HEADS: Task[HeadsArgs] = Task(
     INTERFACES["split_merge_heads"],
     reference=heads_reference,
@@ -88,6 +100,8 @@ SPLIT_MERGE_HEADS: Task[HeadsArgs] = Task(
         Mistake("split_without_transpose", in_split(split_reshaped)),
         Mistake("split_interleaved", in_split(split_interleaved)),
         Mistake("merge_without_transpose", in_merge(merge_reshaped)),
+        Mistake("merge_interleaved", in_merge(merge_interleaved)),
+        Mistake("heads_interleaved_both", both_interleaved),
     ),
     reveals={"output": HEAD_MISTAKES, "shapes": HEAD_MISTAKES},
 )
@@ -160,6 +174,16 @@ def mha_mask(allowed: Callable[[int], np.ndarray]) -> Callable[[Call[MhaArgs], P
     return run
 
 
+def mha_masked_after_softmax(call: Call[MhaArgs], policy: Policy) -> Output | None:
+    """Causal calls whose weights are taken over every key and the future ones zeroed afterwards (X9)."""
+    x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
+    if not causal:
+        return None
+    q, k, v = (project(x, w, n_heads, engine.split_heads) for w in (w_q, w_k, w_v))
+    weights = engine.attention(q, k, v).weights * engine.causal_mask(x.shape[-2])
+    return (engine.merge_heads(weights @ v) @ w_o,)
+
+
 def mha_fault(which: Fault) -> Mistake[MhaArgs]:
     return Mistake(which.value, lambda call, policy: mha(call, fault=which))
 
@@ -224,11 +248,12 @@ MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
         Mistake("no_output_projection", lambda call, policy: mha(call, project=False)),
         Mistake("causal_mask_strict", mha_mask(lambda T: np.tril(np.ones((T, T), dtype=bool), -1))),
         Mistake("causal_mask_self_only", mha_mask(lambda T: np.eye(T, dtype=bool))),
+        Mistake("mask_after_softmax", mha_masked_after_softmax),
     ),
     reveals={
         "output": MHA_MISTAKES,
         "shapes": MHA_MISTAKES,
-        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only"),
+        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only", "mask_after_softmax"),
     },
 )
 
@@ -242,6 +267,20 @@ def tiled(call: Call[QKV], policy: Policy) -> Output:
     q, k, v = call.args
     reps = (1,) * (k.ndim - 3) + (q.shape[-3] // k.shape[-3], 1, 1)
     return (engine.scaled_dot_product_attention(q, np.tile(k, reps), np.tile(v, reps)),)
+
+
+def first_kv_head(call: Call[QKV], policy: Policy) -> Output:
+    """Every query head reads key/value head 0, as if the heads were multi-query: the same when there is one."""
+    q, k, v = call.args
+    return (engine.scaled_dot_product_attention(q, k[..., :1, :, :], v[..., :1, :, :], enable_gqa=True),)
+
+
+def gqa_by_value_width(call: Call[QKV], policy: Policy) -> Output | None:
+    """Scores divided by √Ev instead of √E: the same where the two widths agree."""
+    q, k, v = call.args
+    if q.shape[-1] == v.shape[-1]:
+        return None
+    return (engine.scaled_dot_product_attention(q, k, v, scale=1 / np.sqrt(v.shape[-1]), enable_gqa=True),)
 
 
 def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
@@ -259,16 +298,18 @@ def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
     raise ValueError(f"gqa_attention has no check {check!r}")
 
 
-GQA_MISTAKES = ("gqa_tiled", "missing_scale", "double_scale", "softmax_over_queries")
+GQA_MISTAKES = ("gqa_tiled", "gqa_first_kv_head", "missing_scale", "double_scale", "softmax_over_queries")
 GQA_ATTENTION: Task[QKV] = Task(
     INTERFACES["gqa_attention"],
     reference=lambda call, policy: (engine.scaled_dot_product_attention(*call.args, enable_gqa=True),),
     draw=draw_gqa,
     mistakes=(
         Mistake("gqa_tiled", tiled),
+        Mistake("gqa_first_kv_head", first_kv_head),
         gqa_fault(Fault.missing_scale),
         gqa_fault(Fault.double_scale),
         gqa_fault(Fault.softmax_over_queries),
+        Mistake("scale_by_value_dim", gqa_by_value_width),
     ),
-    reveals={"output": GQA_MISTAKES, "shapes": GQA_MISTAKES},
+    reveals={"output": GQA_MISTAKES, "shapes": (*GQA_MISTAKES, "scale_by_value_dim")},
 )

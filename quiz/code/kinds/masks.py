@@ -32,13 +32,14 @@ def draw_mask(check: str, rng: np.random.Generator) -> list[ProbeSpec[MaskArgs]]
     raise ValueError(f"causal_mask has no check {check!r}")
 
 
-MASK_MISTAKES = ("causal_mask_strict", "causal_mask_transposed", "causal_mask_inverted")
+MASK_MISTAKES = ("causal_mask_strict", "causal_mask_one_ahead", "causal_mask_transposed", "causal_mask_inverted")
 CAUSAL_MASK: Task[MaskArgs] = Task(
     INTERFACES["causal_mask"],
     reference=lambda call, policy: (engine.causal_mask(*call.args),),
     draw=draw_mask,
     mistakes=(
         Mistake("causal_mask_strict", lambda c, p: (np.tri(*c.args, k=-1, dtype=bool),)),
+        Mistake("causal_mask_one_ahead", lambda c, p: (np.tri(*c.args, k=1, dtype=bool),)),
         Mistake("causal_mask_transposed", lambda c, p: (np.tri(c.args[1], c.args[0], dtype=bool).T,)),
         Mistake("causal_mask_inverted", lambda c, p: (~engine.causal_mask(*c.args),)),
         Mistake("causal_mask_bottom_right", bottom_right),

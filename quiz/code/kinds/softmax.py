@@ -171,6 +171,11 @@ def vjp_missing_p(call: Call[VjpArgs], policy: Policy) -> Output:
     return (grad - np.sum(grad * p, axis=axis, keepdims=True),)
 
 
+def vjp_sign_flipped(call: Call[VjpArgs], policy: Policy) -> Output:
+    p, grad, axis = p_grad_axis(call)
+    return (p * (np.sum(grad * p, axis=axis, keepdims=True) - grad),)
+
+
 def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec[VjpArgs]]:
     def call(shape: tuple[int, ...], axis: int | None) -> ProbeSpec[VjpArgs]:
         p = engine.softmax(lively_x(rng, *shape, axis=-1 if axis is None else axis), axis=-1 if axis is None else axis)
@@ -186,7 +191,7 @@ def draw_vjp(check: str, rng: np.random.Generator) -> list[ProbeSpec[VjpArgs]]:
     raise ValueError(f"softmax_backward has no check {check!r}")
 
 
-VJP_MISTAKES = ("vjp_elementwise", "vjp_diagonal_only", "vjp_missing_p")
+VJP_MISTAKES = ("vjp_elementwise", "vjp_diagonal_only", "vjp_missing_p", "vjp_sign_flipped")
 SOFTMAX_BACKWARD: Task[VjpArgs] = Task(
     INTERFACES["softmax_backward"],
     reference=vjp_reference,
@@ -195,6 +200,7 @@ SOFTMAX_BACKWARD: Task[VjpArgs] = Task(
         Mistake("vjp_elementwise", lambda call, policy: (call.args[0] * call.args[1],)),
         Mistake("vjp_diagonal_only", lambda call, policy: (call.args[0] * (1 - call.args[0]) * call.args[1],)),
         Mistake("vjp_missing_p", vjp_missing_p),
+        Mistake("vjp_sign_flipped", vjp_sign_flipped),
         Mistake("softmax_axis_ignored", vjp_axis_ignored),
     ),
     reveals={"gradients": VJP_MISTAKES, "shapes": (*VJP_MISTAKES, "softmax_axis_ignored")},

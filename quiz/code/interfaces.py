@@ -69,7 +69,7 @@ _INTERFACES = (
     ),
     Interface("online_attention", (Function("online_attention", ("q", "k", "v", "block_size")),), ("output", "shapes", "large_scores")),
     Interface("attention_entropy", (Function("attention_entropy", ("weights", "valid")),), ("output", "shapes")),
-    Interface("gqa_attention", (Function("gqa_attention", ("q", "k", "v")),), ("output", "shapes")),
+    Interface("gqa_attention", (Function("gqa_attention", ("q", "k", "v")),), ("output", "shapes", "large_scores")),
     Interface("attention_backward", (Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),), ("gradients", "shapes")),
 )
 

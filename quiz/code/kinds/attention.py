@@ -155,22 +155,25 @@ MISTAKES: tuple[Mistake[AttentionArgs], ...] = (
 )
 
 
-def large_score_inputs(rng: np.random.Generator) -> list[QKV]:
+def large_score_inputs(rng: np.random.Generator, q_heads: tuple[int, ...] = (), kv_heads: tuple[int, ...] = ()) -> list[QKV]:
     """float32 q, k, v whose scaled scores sit near 1000, and float16 ones near 15 (both past exp's range).
 
     1000 overflows exp in float64 too, so a candidate who computes in a higher precision still
-    shows an unshifted softmax; 15 is past float16's 11.09.
+    shows an unshifted softmax; 15 is past float16's 11.09. `q_heads` and `kv_heads` are leading
+    axes, (H,) and (G,) for grouped heads; with none, q is (L, E) and k (S, E).
     """
-    q, k = lively_qk(rng, (5, 4), (6, 4))
-    v = normal(rng, 6, 3)
+    q, k = lively_qk(rng, (*q_heads, 5, 4), (*kv_heads, 6, 4))
+    v = normal(rng, *kv_heads, 6, 3)
     q32, k32 = (x.astype(np.float32) for x in with_offset(q, k, 1000.0))
+    groups = q_heads[0] // kv_heads[0] if q_heads else 1
     while True:
-        q, k = lively_qk(rng, (4, 4), (6, 4))
+        q, k = lively_qk(rng, (*q_heads, 4, 4), (*kv_heads, 6, 4))
         q16, k16 = (x.astype(np.float16) for x in with_offset(q, k, 15.0))
-        scaled = q16.astype(np.float64) @ k16.astype(np.float64).T / np.sqrt(q16.shape[-1])
+        k_all = engine.repeat_kv_heads(k16, groups) if q_heads else k16
+        scaled = q16.astype(np.float64) @ k_all.astype(np.float64).swapaxes(-2, -1) / np.sqrt(q16.shape[-1])
         if clear_of_float16_overflow(scaled):
             break
-    return [(q32, k32, v.astype(np.float32)), (q16, k16, normal(rng, 6, 3).astype(np.float16))]
+    return [(q32, k32, v.astype(np.float32)), (q16, k16, normal(rng, *kv_heads, 6, 3).astype(np.float16))]
 
 
 def leak_probe(rng: np.random.Generator) -> ProbeSpec[AttentionArgs]:
@@ -215,7 +218,8 @@ def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec[AttentionArgs]]
             mask[rng.choice(L, size=2, replace=False)] = False
             return [call((L, E), (L + 1, E), 3, mask)]
         case "causal_leak":
-            return [leak_probe(rng)]
+            leak = leak_probe(rng)
+            return [leak, ProbeSpec(leak.calls[:1])]  # the causal output itself is compared with the engine's too
         case "large_scores":
             return [ProbeSpec((attention_call(*qkv),)) for qkv in large_score_inputs(rng)]
     raise ValueError(f"attention has no check {check!r}")

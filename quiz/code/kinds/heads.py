@@ -13,7 +13,7 @@ from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import lively, lively_qk, normal
 from quiz.code.interfaces import INTERFACES
-from quiz.code.kinds.attention import QKV  # gqa_attention's arguments too
+from quiz.code.kinds.attention import QKV, input_precision, large_score_inputs  # QKV: gqa_attention's arguments too
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
@@ -248,12 +248,13 @@ MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
         Mistake("no_output_projection", lambda call, policy: mha(call, project=False)),
         Mistake("causal_mask_strict", mha_mask(lambda T: np.tril(np.ones((T, T), dtype=bool), -1))),
         Mistake("causal_mask_self_only", mha_mask(lambda T: np.eye(T, dtype=bool))),
+        Mistake("causal_mask_transposed", mha_mask(lambda T: np.triu(np.ones((T, T), dtype=bool)))),
         Mistake("mask_after_softmax", mha_masked_after_softmax),
     ),
     reveals={
         "output": MHA_MISTAKES,
         "shapes": MHA_MISTAKES,
-        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only", "mask_after_softmax"),
+        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only", "causal_mask_transposed", "mask_after_softmax"),
     },
 )
 
@@ -283,6 +284,15 @@ def gqa_by_value_width(call: Call[QKV], policy: Policy) -> Output | None:
     return (engine.scaled_dot_product_attention(q, k, v, scale=1 / np.sqrt(v.shape[-1]), enable_gqa=True),)
 
 
+def gqa_unstable(call: Call[QKV], policy: Policy) -> Output:
+    """exp without subtracting the row maximum, in the inputs' precision: overflow gives NaN (E6, X4)."""
+    q, k, v = call.args
+    groups = q.shape[-3] // k.shape[-3]
+    k_all, v_all = (engine.repeat_kv_heads(x.astype(np.float64), groups) for x in (k, v))
+    scaled = (q.astype(np.float64) @ k_all.swapaxes(-2, -1) / np.sqrt(q.shape[-1])).astype(input_precision(q, k))
+    return (engine.naive_softmax(scaled) @ v_all,)
+
+
 def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
     L, S = int(rng.integers(3, 6)), int(rng.integers(5, 8))
 
@@ -295,6 +305,8 @@ def draw_gqa(check: str, rng: np.random.Generator) -> list[ProbeSpec[QKV]]:
             return [call((4, L, 4), (2, S, 4), 4)]
         case "shapes":
             return [call((2, 6, L, 8), (2, 2, S, 8), 5)]
+        case "large_scores":
+            return [ProbeSpec((Call("gqa_attention", qkv),)) for qkv in large_score_inputs(rng, (4,), (2,))]
     raise ValueError(f"gqa_attention has no check {check!r}")
 
 
@@ -310,6 +322,7 @@ GQA_ATTENTION: Task[QKV] = Task(
         gqa_fault(Fault.double_scale),
         gqa_fault(Fault.softmax_over_queries),
         Mistake("scale_by_value_dim", gqa_by_value_width),
+        Mistake("unstable_softmax", gqa_unstable),
     ),
-    reveals={"output": GQA_MISTAKES, "shapes": (*GQA_MISTAKES, "scale_by_value_dim")},
+    reveals={"output": GQA_MISTAKES, "shapes": (*GQA_MISTAKES, "scale_by_value_dim"), "large_scores": ("unstable_softmax",)},
 )

@@ -106,6 +106,25 @@ def inverts_mask(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     return (engine.scaled_dot_product_attention(q, k, v, ~mask, empty_rows=policy.get("empty_rows", "zero")),)
 
 
+def transposes_mask(call: Call[AttentionArgs], policy: Policy) -> Output | None:
+    """A boolean mask read along the wrong axis, query i taking column i: a causal mask becomes 'the future'.
+
+    Where the swapped mask does not broadcast to the scores, the candidate's call fails instead.
+    """
+    q, k, _, mask = unpack(call)
+    if mask is None or mask.dtype != bool:
+        return None
+    swapped = mask.swapaxes(-1, -2)
+    scores_shape = (*q.shape[:-1], k.shape[-2])
+    try:
+        fits = np.broadcast_shapes(swapped.shape, scores_shape) == scores_shape
+    except ValueError:
+        fits = False
+    if not fits or np.array_equal(np.broadcast_to(swapped, scores_shape), np.broadcast_to(mask, scores_shape)):
+        return None
+    return (attend(with_mask(call, swapped), policy).output,)
+
+
 def masks_after_softmax(call: Call[AttentionArgs], policy: Policy) -> Output | None:
     """Weights over every key, then forbidden ones zeroed: rows no longer sum to 1 (X9)."""
     _, _, v, mask = unpack(call)
@@ -146,6 +165,7 @@ MISTAKES: tuple[Mistake[AttentionArgs], ...] = (
     Mistake("scale_by_value_dim", scales_by_value_width),
     Mistake("no_causal_mask", ignores_mask),
     Mistake("mask_inverted", inverts_mask),
+    Mistake("mask_transposed", transposes_mask),
     Mistake("mask_after_softmax", masks_after_softmax),
     Mistake("mask_before_scale", masks_before_scale),
     Mistake("empty_rows_nan", lambda c, p: (attend(c, p, empty_rows="nan").output,), lambda p: p["empty_rows"] == "zero"),
@@ -236,7 +256,7 @@ TASK: Task[AttentionArgs] = Task(
         "boolean_mask": ("no_causal_mask", "mask_inverted", "mask_after_softmax", "scale_by_value_dim"),
         "additive_mask": ("no_causal_mask", "mask_before_scale"),
         "fully_masked_rows": ("empty_rows_nan", "empty_rows_zero", "empty_rows_uniform"),
-        "causal_leak": ("no_causal_mask", "mask_inverted", "mask_after_softmax"),
+        "causal_leak": ("no_causal_mask", "mask_inverted", "mask_transposed", "mask_after_softmax"),
         "large_scores": ("unstable_softmax",),
     },
 )

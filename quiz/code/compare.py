@@ -135,15 +135,23 @@ class Mismatch:
 
 
 def mismatch(actual: Output, expected: Output) -> Mismatch | None:
-    """What differs in the number of arrays, their shapes, or a boolean dtype; None when all agree."""
+    """What differs in the number of arrays, their shapes, or their kind of dtype; None when all agree.
+
+    Floats are due where the engine returns floats (any precision will do) and booleans where it
+    returns booleans: booleans, integers or complex numbers in place of floats would otherwise be
+    cast and compared, and a boolean array then equals any output with no zero in it.
+    """
     if len(actual) != len(expected):
         return Mismatch("count", str(len(actual)), str(len(expected)))
     for a, e in zip(actual, expected):
         if a.shape != e.shape:
             return Mismatch("shape", str(a.shape), str(e.shape))
-        if e.dtype == bool and a.dtype != bool:
-            return Mismatch("dtype", str(a.dtype), "bool")
+        if a.dtype.kind != e.dtype.kind or type(a) is not np.ndarray:
+            return Mismatch("dtype", str(a.dtype), _KIND_NAMES.get(e.dtype.kind, e.dtype.name))
     return None
+
+
+_KIND_NAMES = {"b": "bool", "f": "float16/float32/float64"}
 
 
 def as_output(value: np.ndarray | Sequence[np.ndarray]) -> Output:

@@ -82,3 +82,20 @@ def test_every_check_of_every_task_has_a_wrong_solution_that_fails_it():
             if not check.passed
         }
         assert failed == set(task.checks), task_id
+
+
+BOOLEAN_ONES = """\
+import numpy as np
+
+
+def attention(q, k, v, mask=None):
+    # True wherever the engine's output is not zero: once cast and compared, it passed every check
+    return np.ones((*q.shape[:-1], v.shape[-1]), dtype=bool)
+"""
+
+
+def test_a_boolean_result_where_floats_are_due_fails_every_check_as_the_wrong_form():
+    outcome = run_checks("attention", BOOLEAN_ONES, seed=0, checks=["output", "shapes", "boolean_mask", "causal_leak", "large_scores"])
+    assert outcome.error is None and outcome.score == 0.0 and outcome.misconception is None
+    for check in outcome.checks:
+        assert check.evidence.mismatch is not None and check.evidence.mismatch.got == "bool", check.check

@@ -84,6 +84,22 @@ def test_a_mismatch_names_what_came_and_what_was_due():
     assert mismatch(one([1.0]), one([2.0])) is None
 
 
+@pytest.mark.parametrize(
+    "wrong",
+    [np.ones(3, dtype=bool), np.ones(3, dtype=np.int64), np.ones(3, dtype=np.uint8), np.ones(3, dtype=np.complex128), np.ma.ones(3)],
+    ids=["bool", "int", "uint", "complex", "masked"],
+)
+def test_anything_but_a_plain_float_array_where_floats_are_due_is_the_wrong_form(wrong):
+    """Issue 34: a boolean array of ones once passed as any output without a zero (both were cast to bool)."""
+    found = mismatch((wrong,), one([0.5, 1.5, 2.5]))
+    assert found is not None and found.kind == "dtype" and found.expected == "float16/float32/float64"
+
+
+def test_every_float_precision_is_the_right_form_where_floats_are_due():
+    for dtype in (np.float16, np.float32, np.float64):
+        assert mismatch((np.ones(3, dtype=dtype),), one([1.0, 1.0, 1.0])) is None
+
+
 def test_the_lowest_input_precision_sets_the_tolerance():
     half, single, double = (np.ones(2, dtype=d) for d in (np.float16, np.float32, np.float64))
     assert tolerance_for(double, single) == (TOLERANCES[np.dtype(np.float32)], "float32")

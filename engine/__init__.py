@@ -4,6 +4,7 @@ Every numeric answer the quiz grades comes from here. It depends on numpy only a
 knows nothing of the quiz or its interface.
 """
 
+from engine.alibi import alibi_bias, alibi_slopes
 from engine.attention import AttentionTrace, attention, scaled_dot_product_attention
 from engine.backward import attention_backward
 from engine.diagnosis import Cause, Finding, diagnose
@@ -12,6 +13,8 @@ from engine.heads import merge_heads, self_attention, split_heads
 from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
 from engine.masks import causal_mask
 from engine.online import blockwise_attention
+from engine.relative_bias import relative_position_bias, relative_position_bucket
+from engine.rotary import apply_rotary, rotary_angles, undo_rotary
 from engine.softmax import entropy, log_softmax, naive_softmax, softmax, softmax_jacobian, softmax_vjp
 from engine.statistics import HeadStats, ScoreVariance, head_stats, head_stats_from_trace, score_variance
 
@@ -22,6 +25,9 @@ __all__ = [
     "Finding",
     "HeadStats",
     "ScoreVariance",
+    "alibi_bias",
+    "alibi_slopes",
+    "apply_rotary",
     "attention",
     "attention_backward",
     "blockwise_attention",
@@ -33,7 +39,10 @@ __all__ = [
     "log_softmax",
     "merge_heads",
     "naive_softmax",
+    "relative_position_bias",
+    "relative_position_bucket",
     "repeat_kv_heads",
+    "rotary_angles",
     "scaled_dot_product_attention",
     "score_variance",
     "self_attention",
@@ -42,4 +51,5 @@ __all__ = [
     "softmax_vjp",
     "split_heads",
     "sum_kv_head_groups",
+    "undo_rotary",
 ]

@@ -7,11 +7,12 @@ knows nothing of the quiz or its interface.
 from engine.alibi import alibi_bias, alibi_slopes
 from engine.attention import AttentionTrace, attention, scaled_dot_product_attention
 from engine.backward import attention_backward
+from engine.batch_masks import document_causal_mask, key_padding_mask, packed_position_ids, padded_position_ids, real_tokens
 from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
 from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
-from engine.masks import causal_mask
+from engine.masks import causal_mask, prefix_lm_mask, sliding_window_mask
 from engine.online import blockwise_attention
 from engine.relative_bias import relative_position_bias, relative_position_bucket
 from engine.rotary import apply_rotary, rotary_angles, undo_rotary
@@ -33,12 +34,18 @@ __all__ = [
     "blockwise_attention",
     "causal_mask",
     "diagnose",
+    "document_causal_mask",
     "entropy",
     "head_stats",
     "head_stats_from_trace",
+    "key_padding_mask",
     "log_softmax",
     "merge_heads",
     "naive_softmax",
+    "packed_position_ids",
+    "padded_position_ids",
+    "prefix_lm_mask",
+    "real_tokens",
     "relative_position_bias",
     "relative_position_bucket",
     "repeat_kv_heads",
@@ -46,6 +53,7 @@ __all__ = [
     "scaled_dot_product_attention",
     "score_variance",
     "self_attention",
+    "sliding_window_mask",
     "softmax",
     "softmax_jacobian",
     "softmax_vjp",

@@ -11,6 +11,7 @@ from engine.batch_masks import document_causal_mask, key_padding_mask, packed_po
 from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
+from engine.kv_cache import KVCache, kv_cache_bytes
 from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
 from engine.masks import causal_mask, prefix_lm_mask, sliding_window_mask
 from engine.online import blockwise_attention
@@ -25,6 +26,7 @@ __all__ = [
     "Fault",
     "Finding",
     "HeadStats",
+    "KVCache",
     "ScoreVariance",
     "alibi_bias",
     "alibi_slopes",
@@ -39,6 +41,7 @@ __all__ = [
     "head_stats",
     "head_stats_from_trace",
     "key_padding_mask",
+    "kv_cache_bytes",
     "log_softmax",
     "merge_heads",
     "naive_softmax",

@@ -8,6 +8,7 @@ from engine.alibi import alibi_bias, alibi_slopes
 from engine.attention import AttentionTrace, attention, scaled_dot_product_attention
 from engine.backward import attention_backward
 from engine.batch_masks import document_causal_mask, key_padding_mask, packed_position_ids, padded_position_ids, real_tokens
+from engine.cross_entropy import cross_entropy, cross_entropy_grad
 from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
@@ -35,6 +36,8 @@ __all__ = [
     "attention_backward",
     "blockwise_attention",
     "causal_mask",
+    "cross_entropy",
+    "cross_entropy_grad",
     "diagnose",
     "document_causal_mask",
     "entropy",

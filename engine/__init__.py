@@ -14,6 +14,7 @@ from engine.faults import Fault
 from engine.heads import merge_heads, self_attention, split_heads
 from engine.kv_cache import KVCache, kv_cache_bytes
 from engine.kv_heads import repeat_kv_heads, sum_kv_head_groups
+from engine.linear_attention import elu_plus_one, linear_attention, linear_attention_state
 from engine.masks import causal_mask, prefix_lm_mask, sliding_window_mask
 from engine.online import blockwise_attention
 from engine.relative_bias import relative_position_bias, relative_position_bucket
@@ -40,11 +41,14 @@ __all__ = [
     "cross_entropy_grad",
     "diagnose",
     "document_causal_mask",
+    "elu_plus_one",
     "entropy",
     "head_stats",
     "head_stats_from_trace",
     "key_padding_mask",
     "kv_cache_bytes",
+    "linear_attention",
+    "linear_attention_state",
     "log_softmax",
     "merge_heads",
     "naive_softmax",

@@ -21,6 +21,7 @@ from engine.relative_bias import relative_position_bias, relative_position_bucke
 from engine.rotary import apply_rotary, rotary_angles, undo_rotary
 from engine.softmax import entropy, log_softmax, naive_softmax, softmax, softmax_jacobian, softmax_vjp
 from engine.statistics import HeadStats, ScoreVariance, head_stats, head_stats_from_trace, score_variance
+from engine.tiled import TiledAttention, tiled_attention
 
 __all__ = [
     "AttentionTrace",
@@ -30,6 +31,7 @@ __all__ = [
     "HeadStats",
     "KVCache",
     "ScoreVariance",
+    "TiledAttention",
     "alibi_bias",
     "alibi_slopes",
     "apply_rotary",
@@ -69,5 +71,6 @@ __all__ = [
     "softmax_vjp",
     "split_heads",
     "sum_kv_head_groups",
+    "tiled_attention",
     "undo_rotary",
 ]

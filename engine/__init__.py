@@ -8,6 +8,16 @@ from engine.alibi import alibi_bias, alibi_slopes
 from engine.attention import AttentionTrace, attention, scaled_dot_product_attention
 from engine.backward import attention_backward
 from engine.batch_masks import document_causal_mask, key_padding_mask, packed_position_ids, padded_position_ids, real_tokens
+from engine.counting import (
+    attention_flops,
+    decode_arithmetic_intensity,
+    dense_attention_hbm_bytes,
+    flash_attention_hbm_bytes,
+    flash_block_sizes,
+    matmul_flops,
+    matmul_multiply_adds,
+    projection_flops,
+)
 from engine.cross_entropy import cross_entropy, cross_entropy_grad
 from engine.diagnosis import Cause, Finding, diagnose
 from engine.faults import Fault
@@ -37,14 +47,19 @@ __all__ = [
     "apply_rotary",
     "attention",
     "attention_backward",
+    "attention_flops",
     "blockwise_attention",
     "causal_mask",
     "cross_entropy",
     "cross_entropy_grad",
+    "decode_arithmetic_intensity",
+    "dense_attention_hbm_bytes",
     "diagnose",
     "document_causal_mask",
     "elu_plus_one",
     "entropy",
+    "flash_attention_hbm_bytes",
+    "flash_block_sizes",
     "head_stats",
     "head_stats_from_trace",
     "key_padding_mask",
@@ -52,11 +67,14 @@ __all__ = [
     "linear_attention",
     "linear_attention_state",
     "log_softmax",
+    "matmul_flops",
+    "matmul_multiply_adds",
     "merge_heads",
     "naive_softmax",
     "packed_position_ids",
     "padded_position_ids",
     "prefix_lm_mask",
+    "projection_flops",
     "real_tokens",
     "relative_position_bias",
     "relative_position_bucket",

@@ -63,7 +63,7 @@ def run_tiles(
     step: Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray, np.ndarray]],
 ) -> TiledAttention:
     """`tiled_attention` with the causal skip test `skips(q_start, q_stop, k_start)` and the online
-    softmax `step` given, so that engine.tiled_mistakes can run the same loop with a wrong one."""
+    softmax `step` given, so that engine.mistakes can run the same loop with a wrong one."""
     query, key, value = (np.asarray(x, dtype=np.float64) for x in (query, key, value))
     if block_q < 1 or block_k < 1:
         raise ValueError(f"block sizes must be at least 1, not {block_q} and {block_k}")

@@ -8,8 +8,6 @@ not O(L·S·d).
 
 from __future__ import annotations
 
-import math
-
 from engine.kv_cache import kv_cache_bytes
 
 
@@ -59,7 +57,7 @@ def dense_attention_hbm_bytes(n: int, d: int, bytes_per_element: int = 2) -> int
 
 def flash_block_sizes(d: int, sram_elements: int) -> tuple[int, int]:
     """(Br, Bc) of FlashAttention's Algorithm 1 for SRAM of M elements: Bc = ⌈M / 4d⌉, Br = min(⌈M / 4d⌉, d)."""
-    columns = math.ceil(sram_elements / (4 * d))
+    columns = -(-sram_elements // (4 * d))  # integer ceilings: exact for any size
     return min(columns, d), columns
 
 
@@ -72,6 +70,6 @@ def flash_attention_hbm_bytes(n: int, d: int, sram_bytes: int, bytes_per_element
     3nd + 2n + Tc(3nd + 4n), which is Θ(n²d²/M) as Tc ≈ 4nd/M (the theorem asks d ≤ M ≤ nd).
     """
     _, columns = flash_block_sizes(d, sram_bytes // bytes_per_element)
-    outer_passes = math.ceil(n / columns)
+    outer_passes = -(-n // columns)
     elements = 3 * n * d + 2 * n + outer_passes * (3 * n * d + 4 * n)
     return elements * bytes_per_element

@@ -25,7 +25,7 @@ def _checked(logits: ArrayLike, targets: ArrayLike, reduction: str) -> tuple[np.
     return logits, targets
 
 
-def cross_entropy(logits: ArrayLike, targets: ArrayLike, reduction: str = "mean") -> np.ndarray:
+def cross_entropy(logits: ArrayLike, targets: ArrayLike, reduction: str = "mean") -> np.ndarray | np.floating:
     """−log softmax(z)_y = LSE(z) − z_y for logits (..., C) and classes (...) (Y17), in nats.
 
     reduction "mean" averages over every position of (...), "sum" adds them, "none" returns them (...).

@@ -24,8 +24,8 @@ class TiledAttention:
 
     output: np.ndarray  # (..., L, Ev): softmax(Q Kᵀ · scale + mask) V
     lse: np.ndarray  # (..., L): log Σ_j exp(s_ij) over each row's allowed scaled scores
-    tiles_computed: int
-    tiles_skipped: int
+    tiles_computed: int  # tiles scored and folded into the online softmax, masked or not
+    tiles_skipped: int  # causal tiles wholly above the diagonal, never scored
 
 
 def tile_above_diagonal(q_start: int, q_stop: int, k_start: int) -> bool:

@@ -1,4 +1,5 @@
-"""Which keys each query may attend: `attn_mask` read as PyTorch reads it, and the causal mask (E4)."""
+"""Which keys each query may attend: `attn_mask` read as PyTorch reads it, the causal mask (E4), and its
+sliding-window (Y11) and prefix-LM (Y12) variants. Masks are bool, True where a query may attend."""
 
 from __future__ import annotations
 
@@ -12,6 +13,33 @@ def causal_mask(L: int, S: int | None = None) -> np.ndarray:
     S defaults to L. With S > L the last S − L keys are hidden from every query.
     """
     return np.tri(L, L if S is None else S, dtype=bool)
+
+
+def _offsets(L: int, S: int | None) -> np.ndarray:
+    """Int (L, S): i − j for query i and key j, indices aligned top-left like `causal_mask`."""
+    return np.arange(L)[:, None] - np.arange(L if S is None else S)[None, :]
+
+
+def sliding_window_mask(L: int, window: int, S: int | None = None) -> np.ndarray:
+    """Bool (L, S), True where 0 ≤ i − j < window: each query sees itself and the window − 1 keys before it (Y11).
+
+    A window of at least L (every query's full past) is the causal mask; a window of 1 leaves each
+    query only its own key.
+    """
+    if window < 1:
+        raise ValueError(f"a sliding window holds at least one key, not {window}")
+    offsets = _offsets(L, S)
+    return (offsets >= 0) & (offsets < window)
+
+
+def prefix_lm_mask(L: int, prefix: int, S: int | None = None) -> np.ndarray:
+    """Bool (L, S), True where j ≤ i or j < prefix: bidirectional inside the prefix, causal after it (Y12).
+
+    Queries inside the prefix see the whole prefix and nothing after it; later queries see the
+    prefix and the keys up to their own. A prefix of 0 or 1 is the causal mask.
+    """
+    S = L if S is None else S
+    return (_offsets(L, S) >= 0) | (np.arange(S)[None, :] < prefix)
 
 
 def all_but_last_row(L: int, S: int) -> np.ndarray:

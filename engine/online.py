@@ -35,10 +35,23 @@ def blockwise_attention(
     for start in range(0, S, block_size):
         keys, values = key[..., start : start + block_size, :], value[..., start : start + block_size, :]
         scores = (query @ keys.swapaxes(-2, -1)) * factor  # (..., L, B)
-        new_max = np.maximum(running_max, scores.max(axis=-1, keepdims=True))  # (..., L, 1)
-        rescale = np.exp(running_max - new_max)  # exp(−∞) = 0 on the first block
-        exp_scores = np.exp(scores - new_max)  # (..., L, B), each ≤ 1
-        running_sum = running_sum * rescale + exp_scores.sum(axis=-1, keepdims=True)
-        unnormalised = unnormalised * rescale + exp_scores @ values
-        running_max = new_max
+        running_max, running_sum, unnormalised = online_softmax_step(running_max, running_sum, unnormalised, scores, values)
     return unnormalised / running_sum
+
+
+def online_softmax_step(
+    running_max: np.ndarray, running_sum: np.ndarray, unnormalised: np.ndarray, scores: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fold one block's scores (..., L, B) and values (..., B, Ev) into the running max m and sum l
+    (..., L, 1) and the unnormalised output (..., L, Ev); returns the three updated (X8).
+
+    Start from m = −∞, l = 0 and output 0. A score of −∞ (a masked key) adds nothing; a row whose
+    scores so far are all −∞ keeps m = −∞ and l = 0 instead of turning NaN.
+    """
+    new_max = np.maximum(running_max, scores.max(axis=-1, keepdims=True))  # (..., L, 1)
+    shift = np.where(new_max == -np.inf, 0.0, new_max)  # −∞ − (−∞) would be NaN; then every exp is 0 anyway
+    rescale = np.exp(running_max - shift)  # exp(−∞) = 0 on the first block
+    exp_scores = np.exp(scores - shift)  # (..., L, B), each ≤ 1
+    running_sum = running_sum * rescale + exp_scores.sum(axis=-1, keepdims=True)
+    unnormalised = unnormalised * rescale + exp_scores @ values
+    return new_max, running_sum, unnormalised

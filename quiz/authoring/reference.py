@@ -101,6 +101,8 @@ def _describe(kind: Any, records: dict[type, None]) -> str:
         return "an array"
     if isinstance(kind, type) and issubclass(kind, np.floating | float):
         return "a number"
+    if kind is int:
+        return "a whole number"
     return f"a `{getattr(kind, '__name__', kind)}`"
 
 

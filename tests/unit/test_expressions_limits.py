@@ -58,6 +58,21 @@ def refusal(source: str) -> ExpressionError:
         "blockwise_attention(ones((1, 4)), ones((10**5, 4)), ones((10**5, 4)), 1)",
         "blockwise_attention(ones((2000, 64)), ones((2000, 64)), ones((2000, 64)), 500)",
         "repeat_kv_heads(ones((4, 1024, 64)), 10**4)",
+        "apply_rotary(ones((1, 64)), arange(10**6)[:, None])",
+        "rotary_angles(arange(10**6), 10**3)",
+        "alibi_slopes(10**9)",
+        "alibi_bias(64, 10**4)",
+        "relative_position_bias(ones((32, 64)), 10**4)",
+        "sliding_window_mask(10**5, 4)",
+        "prefix_lm_mask(10**5, 4)",
+        "key_padding_mask(ones(10**4, 'int64'), 10**4)",
+        "document_causal_mask([10**5])",
+        "document_causal_mask([2**62, 2**62, 2**62, 2**62])",
+        "packed_position_ids([10**9])",
+        "linear_attention(ones((10**4, 4)), ones((10**4, 4)), ones((10**4, 4)))",
+        "linear_attention_state(ones((10**5, 4)), ones((10**5, 4)), ones((10**5, 4)))",
+        "linear_attention_state(ones((1, 10**4)), ones((1, 10**4)), ones((1, 10**4)), False)",
+        "tiled_attention(ones((2000, 64)), ones((2000, 64)), ones((2000, 64)), 1, 1)",
         "x[array(zeros((2000, 1)), 'int64'), array(zeros(2000), 'int64')]",
         "[ones(2**20)] * 100",
         "[ones(2**20), ones(2**20), ones(2**20), ones(2**20), ones(2**20),"
@@ -142,3 +157,23 @@ def test_the_fast_paths_for_numbers_and_plain_indexes_still_refuse_what_they_mus
 
 def test_numbers_and_plain_indexes_give_what_numpy_gives():
     assert compile_expression("x[1, 2] * 3 + v[-1] - x[:, 0][1:][0]", NAMESPACE).evaluate(NAMESPACE) == 3.0
+
+
+def test_tiled_attention_counts_its_tiles():
+    # The scores would fit; 10,000 tiles would each be a step of a Python loop.
+    source = "tiled_attention(ones((100, 4)), ones((100, 4)), ones((100, 4)), 1, 1)"
+    assert "10,000 tiles; the limit is 4,096" in refusal(source).message
+    assert compile_expression("tiled_attention(ones((64, 4)), ones((64, 4)), ones((64, 4)), 1, 1).output.shape").evaluate({}) == (64, 4)
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("document_causal_mask([2**62, 2**62, 2**62, 2**62])", "mask would have"),
+        ("linear_attention_state(ones((10**5, 4)), ones((10**5, 4)), ones((10**5, 4)))", "100,000 steps"),
+        ("linear_attention_state(ones((1, 10**4)), ones((1, 10**4)), ones((1, 10**4)), False)", "linear-attention state"),
+        ("apply_rotary(ones((1, 64)), arange(10**6)[:, None])", "rotated array"),
+    ],
+)
+def test_the_new_engine_functions_are_refused_by_their_own_bound(source, message):
+    assert message in refusal(source).message

@@ -206,8 +206,11 @@ def mha_inputs(
 def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
     T = int(rng.integers(4, 7))
     match check:
-        case "output":
-            return [ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 8, 2, 8), 2)),))]
+        case "output":  # plain and causal: the causal output is compared with the engine's here, leaks apart
+            return [
+                ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 8, 2, 8), 2)),)),
+                ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 8, 2, 8), 2, True)),)),
+            ]
         case "shapes":
             return [ProbeSpec((Call("multi_head_attention", (*mha_inputs(rng, T, 12, 3, 9, batch=(2,)), 3)),))]
         case "causal_leak":
@@ -217,8 +220,7 @@ def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
             changed = x.copy()
             changed[after + 1 :] = normal(rng, T - after, 8)
             calls = (Call("multi_head_attention", (x, *weights, 2, True)), Call("multi_head_attention", (changed, *weights, 2, True)))
-            # the causal output itself is compared with the engine's too, not only tested for leaks
-            return [ProbeSpec(calls, NoLeak(after=after)), ProbeSpec(calls[:1])]
+            return [ProbeSpec(calls, NoLeak(after=after))]
     raise ValueError(f"multi_head_attention has no check {check!r}")
 
 
@@ -232,6 +234,7 @@ MHA_MISTAKES = (
     "merge_without_transpose",
     "no_output_projection",
 )
+MHA_CAUSAL_MISTAKES = ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only", "causal_mask_transposed", "mask_after_softmax")
 MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
     INTERFACES["multi_head_attention"],
     reference=mha_reference,
@@ -252,9 +255,9 @@ MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
         Mistake("mask_after_softmax", mha_masked_after_softmax),
     ),
     reveals={
-        "output": MHA_MISTAKES,
+        "output": (*MHA_MISTAKES, *MHA_CAUSAL_MISTAKES),
         "shapes": MHA_MISTAKES,
-        "causal_leak": ("no_causal_mask", "causal_mask_strict", "causal_mask_self_only", "causal_mask_transposed", "mask_after_softmax"),
+        "causal_leak": ("no_causal_mask", "causal_mask_transposed", "mask_after_softmax"),
     },
 )
 

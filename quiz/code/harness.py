@@ -7,10 +7,14 @@ WORKDIR holds config.json (limits and the calls to make), inputs.npz (the arrays
 (statuses and located errors). Every problem is reported with the line of the candidate's file
 it happened on; the parent turns reports into messages.
 
-The limits protect the app, not a secret: the code is the learner's own, on their own machine.
-An audit hook refuses process creation, signals to other processes, changes to the limits and
-loading C libraries through ctypes (which could call fork directly); RLIMIT_NPROC backs it for
-users other than root, for whom the kernel does not enforce it.
+Before the candidate's file is read in, the process confines itself with Landlock (confine.py,
+loaded by path): from then on it can read only the standard library and numpy, write only
+WORKDIR, and reach no TCP port, so no solution loads the engine from its sources or reads a
+learner's files; the report says which Landlock ABI held (0: the kernel had none). An audit hook
+refuses process creation, signals to other processes, changes to the limits and loading C
+libraries through ctypes (which could call fork directly); RLIMIT_NPROC backs it for users other
+than root, for whom the kernel does not enforce it. Every verdict is computed in the parent from
+the arrays alone: nothing the child reports is taken for a result.
 """
 
 from __future__ import annotations
@@ -253,12 +257,13 @@ def main(workdir: str) -> None:
         inputs = {name: archive[name] for name in archive.files}
     with open("source.py", encoding="utf-8", errors="replace") as file:
         source = file.read()
+    confined = confine_to(work, np)  # before the guards, which refuse ctypes
     filename, lines = config["filename"], source.splitlines()
     captured = CappedText(config["output_chars"])
     sys.stdout = sys.stderr = captured
     sys.stdin = NoInput()
 
-    report: Json = {"load_error": None, "calls": []}
+    report: Json = {"load_error": None, "calls": [], "confined": confined}
     outputs: Json = {}
     install_guards(config["forbidden_modules"])
     # The wall clock starts with the candidate's code: a loaded machine slows our start-up, not theirs.
@@ -284,6 +289,26 @@ def main(workdir: str) -> None:
     with open_file(os.path.join(work, "report.json"), "w", encoding="utf-8") as file:
         file.write(dumps(report))
     real_exit(0)  # skips whatever the candidate registered with atexit
+
+
+def confine_to(work: str, np: ModuleType) -> int:
+    """Let the rest of this process read only the standard library and numpy, and write only `work`
+    (quiz/code/confine.py, loaded by path: nothing of the quiz is importable here). The Landlock ABI
+    applied, or 0 where the kernel has none or refused a step."""
+    import importlib.util
+    import sysconfig
+
+    spec = importlib.util.spec_from_file_location("confine", os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py"))
+    if spec is None or spec.loader is None:
+        return 0
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    numpy_dir = os.path.dirname(os.path.abspath(str(np.__file__)))
+    readable = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib"), numpy_dir, numpy_dir + ".libs"}
+    try:
+        return int(module.confine(sorted(readable), work))
+    except OSError:
+        return 0
 
 
 def run_source(source: str, filename: str, lines: list[str], report: Json) -> Json | None:

@@ -1,8 +1,10 @@
 """Run a candidate's Python file in a separate, limited process and bring back its functions' results.
 
 The child is `python -I -B harness.py` (stdlib and numpy only, nothing of the quiz): no standard
-input, a CPU-time and a memory limit, bounded output, process creation refused, and a wall-clock
-timeout after which its whole process group is killed. Arguments go to it and results come back
+input, a CPU-time and a memory limit, bounded output, process creation refused, files readable
+only under the standard library and numpy and writable only in its run directory, no TCP (Linux
+Landlock, where the kernel has it: `RunResult.confined`), and a wall-clock timeout after which
+its whole process group is killed. Arguments go to it and results come back
 as .npz files read with allow_pickle=False, and a JSON report; nothing from the child is
 unpickled. Whatever the code does, the caller gets values: results, or errors located at lines
 of the candidate's file.
@@ -118,6 +120,8 @@ class RunResult:
     load_error: RunError | None
     output: str  # what the code printed, control characters shown as escapes
     output_truncated: bool
+    confined: int = 0
+    """The Landlock ABI version the child ran under (quiz.code.confine); 0: the kernel could not confine it."""
 
 
 def printable(text: str, limit: int | None = None) -> str:
@@ -287,6 +291,7 @@ def _read_results(work: Path, calls: Sequence[Call[Arguments]], stopped: RunErro
         load_error=load_error,
         output=printable(output if isinstance(output, str) else "", limits.output_chars),
         output_truncated=bool(report.get("output_truncated")),
+        confined=confined if isinstance(confined := report.get("confined"), int) and not isinstance(confined, bool) else 0,
     )
 
 

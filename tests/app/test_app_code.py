@@ -25,6 +25,7 @@ from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answer_widgets.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
+from sandbox_children import wait_for_harness_child
 from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
@@ -168,34 +169,24 @@ async def test_the_untouched_starter_asks_for_code_first():
         assert attempts == []
 
 
-def held_source(tmp_path: Path) -> tuple[str, Path]:
-    """Code that reports its pid through one FIFO, then waits on another that nobody ever writes:
-    its checks cannot finish until its process is killed."""
-    pid_fifo, held = tmp_path / "pid", tmp_path / "held"
-    os.mkfifo(pid_fifo)
-    os.mkfifo(held)
-    source = textwrap.dedent(
-        f"""\
-        import os
-        import numpy as np
-        with open({str(pid_fifo)!r}, "w") as out:
-            out.write(str(os.getpid()))
-        open({str(held)!r}).read()
+HELD_SOURCE = textwrap.dedent(
+    """\
+    import time
+    import numpy as np
+    time.sleep(1000)  # the checks cannot finish until the process is killed
 
-        def causal_mask(L, S):
-            return np.tri(L, S, dtype=bool)
-        """
-    )
-    return source, pid_fifo
+    def causal_mask(L, S):
+        return np.tri(L, S, dtype=bool)
+    """
+)
 
 
-async def test_the_app_stays_responsive_while_checks_run_and_quitting_kills_the_child(tmp_path):
-    source, pid_fifo = held_source(tmp_path)
+async def test_the_app_stays_responsive_while_checks_run_and_quitting_kills_the_child():
     app = start("fx-code-mask#1")
     async with app.run_test(size=SIZE) as pilot:
-        await paste(pilot, source)
+        await paste(pilot, HELD_SOURCE)
         await pilot.press("ctrl+s")
-        pid = int(await asyncio.to_thread(pid_fifo.read_text))  # the child is running now
+        pid = await asyncio.to_thread(wait_for_harness_child)  # the child is running now
         await pilot.pause()
         assert text_of(app, "#code-status").startswith("Running the checks…")
         assert editor(app).read_only
@@ -209,29 +200,26 @@ async def test_the_app_stays_responsive_while_checks_run_and_quitting_kills_the_
         os.kill(pid, 0)
 
 
-async def test_moving_on_while_checks_run_kills_the_child_and_records_nothing(tmp_path):
-    source, pid_fifo = held_source(tmp_path)
+async def test_moving_on_while_checks_run_kills_the_child_and_records_nothing():
     attempts: list = []
     app = start("fx-code-mask#1", attempts)
     async with app.run_test(size=SIZE) as pilot:
-        await paste(pilot, source)
+        await paste(pilot, HELD_SOURCE)
         await pilot.press("ctrl+s")
-        pid = int(await asyncio.to_thread(pid_fifo.read_text))
+        pid = await asyncio.to_thread(wait_for_harness_child)
         await pilot.press("f5")  # new numbers: the question's answer widget is replaced
         await app.workers.wait_for_complete()
         await settle(pilot)
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
-        assert editor(app).text == source and not editor(app).read_only  # the draft came along
+        assert editor(app).text == HELD_SOURCE and not editor(app).read_only  # the draft came along
     assert attempts == []
 
 
-async def test_giving_up_while_checks_run_stops_them_and_shows_what_the_checks_expect(tmp_path):
-    held = tmp_path / "held"
-    os.mkfifo(held)
+async def test_giving_up_while_checks_run_stops_them_and_shows_what_the_checks_expect():
     app = start("fx-code-mask#1")
     async with app.run_test(size=SIZE) as pilot:
-        await paste(pilot, f"open({str(held)!r}).read()\ndef causal_mask(L, S):\n    return None\n")
+        await paste(pilot, "import time\ntime.sleep(1000)\ndef causal_mask(L, S):\n    return None\n")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen.query_one(CodeEditorAnswer).running

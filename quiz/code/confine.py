@@ -1,0 +1,111 @@
+"""Confine the sandbox's child with Linux Landlock before the candidate's code runs: files may be read
+only under the directories named (Python's standard library, numpy), read and written only in the
+run's own directory, TCP neither bound nor connected, and no signal sent or abstract socket reached
+outside the process.
+
+So a solution cannot open the engine's or the quiz's sources, another user's history or the
+terminal, nor talk to the network. Landlock needs no privilege (Linux 5.13 and later); where the
+kernel has none, `confine` says so and changes nothing, and the sandbox reports the run unconfined.
+Standard library only: the harness loads this file by path, with nothing of the quiz importable.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from collections.abc import Iterable
+
+# Syscall numbers: the same on every architecture of the unified table (x86-64, arm64, riscv64, …).
+CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
+CREATE_RULESET_VERSION = 1 << 0
+RULE_PATH_BENEATH = 1
+PR_SET_NO_NEW_PRIVS = 38
+
+# Filesystem rights (linux/landlock.h), by the ABI version that introduced them.
+READ_FILE, READ_DIR = 1 << 2, 1 << 3
+FS_RIGHTS_BY_ABI = {
+    1: (1 << 13) - 1,  # execute, write, read, read_dir, remove and make of every kind of file
+    2: (1 << 14) - 1,  # + refer (link or rename across directories)
+    3: (1 << 15) - 1,  # + truncate
+    5: (1 << 16) - 1,  # + ioctl on devices
+}
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
+EXECUTE = 1 << 0
+READ_ONLY = READ_FILE | READ_DIR
+
+
+class RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+class PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1  # the kernel's struct is packed: 12 bytes
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def _libc() -> ctypes.CDLL:
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+def abi_version() -> int:
+    """The kernel's Landlock ABI version, 0 where there is none (not Linux, too old, or turned off)."""
+    try:
+        version = int(_libc().syscall(ctypes.c_long(CREATE_RULESET), None, ctypes.c_size_t(0), ctypes.c_uint32(CREATE_RULESET_VERSION)))
+    except (OSError, AttributeError):  # no libc to load, or no syscall() in it
+        return 0
+    return max(version, 0)
+
+
+def _fs_rights(abi: int) -> int:
+    return FS_RIGHTS_BY_ABI[max(version for version in FS_RIGHTS_BY_ABI if version <= abi)]
+
+
+def confine(readable: Iterable[str], writable: str) -> int:
+    """Restrict this process (and any it could start) for good; the ABI version applied, 0 when none could be.
+
+    `readable` directories may be read beneath; `writable` may also be written beneath. A
+    directory that does not exist is left out. Raises OSError when the kernel refuses a step
+    after the ruleset was made, so that a half-made confinement is never taken for a whole one.
+    """
+    abi = abi_version()
+    if abi < 1:
+        return 0
+    libc, handled = _libc(), _fs_rights(abi)
+    attr = RulesetAttr(handled_access_fs=handled)
+    size = ctypes.sizeof(ctypes.c_uint64)  # ABI 1–3 know only the filesystem rights
+    if abi >= 4:
+        attr.handled_access_net, size = NET_BIND_TCP | NET_CONNECT_TCP, 2 * ctypes.sizeof(ctypes.c_uint64)
+    if abi >= 6:
+        attr.scoped, size = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL, ctypes.sizeof(RulesetAttr)
+    ruleset = int(libc.syscall(ctypes.c_long(CREATE_RULESET), ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0)))
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset: " + os.strerror(ctypes.get_errno()))
+    try:
+        for path, rights in [*((p, READ_ONLY) for p in readable), (writable, handled & ~EXECUTE)]:
+            _allow(libc, ruleset, path, rights & handled)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS): " + os.strerror(ctypes.get_errno()))
+        if libc.syscall(ctypes.c_long(RESTRICT_SELF), ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self: " + os.strerror(ctypes.get_errno()))
+    finally:
+        os.close(ruleset)
+    return abi
+
+
+def _allow(libc: ctypes.CDLL, ruleset: int, path: str, rights: int) -> None:
+    """Allow `rights` beneath `path`; a path that does not exist is skipped."""
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        beneath = PathBeneathAttr(allowed_access=rights, parent_fd=fd)
+        rule = (ctypes.c_int(RULE_PATH_BENEATH), ctypes.byref(beneath), ctypes.c_uint32(0))
+        status = libc.syscall(ctypes.c_long(ADD_RULE), ctypes.c_int(ruleset), *rule)
+        if status != 0:
+            raise OSError(ctypes.get_errno(), f"landlock_add_rule({path}): " + os.strerror(ctypes.get_errno()))
+    finally:
+        os.close(fd)

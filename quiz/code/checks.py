@@ -16,7 +16,7 @@ CHECKS = (
     "additive_mask",  # a float mask added to the scaled scores, −∞ included
     "fully_masked_rows",  # rows with no allowed key give the stated policy's result
     "causal_leak",  # changing tokens after t leaves outputs up to t unchanged (X10)
-    "large_scores",  # float32 and float16 inputs with large scores (stable softmax, E6)
+    "large_scores",  # large scores in float32 or float16 inputs (stable softmax, E6)
     "gradients",  # a backward function against the engine's backward pass
 )
 

@@ -65,7 +65,7 @@ _INTERFACES = (
     Interface(
         "multi_head_attention",
         (Function("multi_head_attention", ("x", "w_q", "w_k", "w_v", "w_o", "n_heads", "causal=False")),),
-        ("output", "shapes", "causal_leak"),
+        ("output", "shapes", "causal_leak", "large_scores"),
     ),
     Interface("online_attention", (Function("online_attention", ("q", "k", "v", "block_size")),), ("output", "shapes", "large_scores")),
     Interface("attention_entropy", (Function("attention_entropy", ("weights", "valid")),), ("output", "shapes")),

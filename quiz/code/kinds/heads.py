@@ -203,6 +203,42 @@ def mha_inputs(
     return x, w_q, w_k, w_v, w_o
 
 
+LARGE_SCORE_OFFSET = 1000.0  # past exp's range in float64 too: an unshifted softmax gives NaN in any precision
+
+
+def mha_large_score_inputs(
+    rng: np.random.Generator, T: int, d_model: int = 8, n_heads: int = 2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """float32 x and projections whose every head's scaled scores are lively plus a common 1000.
+
+    The last feature of x is a constant c; W_Q and W_K map it, and nothing else, to the last
+    feature of every head, so each score gains c²/√D whatever the pair: a shift of every row,
+    which leaves the softmax unchanged (C2) but overflows an unshifted exp (E6).
+    """
+    D = d_model // n_heads
+    c = math.sqrt(LARGE_SCORE_OFFSET * math.sqrt(D))
+    shifted = np.arange(D - 1, d_model, D)  # the last feature of each head
+    x, w_q, w_k, w_v, w_o = mha_inputs(rng, T, d_model, n_heads, d_model)
+    x[:, -1] = c
+    for w in (w_q, w_k):
+        w[:, shifted] = 0.0
+        w[-1, :] = 0.0
+        w[-1, shifted] = 1.0
+    w_v[-1, :] = 0.0  # the constant feature carries no value
+    return tuple(a.astype(np.float32) for a in (x, w_q, w_k, w_v, w_o))  # type: ignore[return-value]
+
+
+def mha_unstable(call: Call[MhaArgs], policy: Policy) -> Output:
+    """Every head's softmax without subtracting the row maximum, in the inputs' precision (E6, X4)."""
+    x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
+    q, k, v = (engine.split_heads(x.astype(np.float64) @ w.astype(np.float64), n_heads) for w in (w_q, w_k, w_v))
+    scores = q @ k.swapaxes(-2, -1) / math.sqrt(q.shape[-1])
+    if causal:
+        scores = np.where(engine.causal_mask(x.shape[-2]), scores, -np.inf)
+    weights = engine.naive_softmax(scores.astype(input_precision(x, w_q)))
+    return (engine.merge_heads(weights @ v) @ w_o.astype(np.float64),)
+
+
 def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
     T = int(rng.integers(4, 7))
     match check:
@@ -221,6 +257,8 @@ def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:
             changed[after + 1 :] = normal(rng, T - after, 8)
             calls = (Call("multi_head_attention", (x, *weights, 2, True)), Call("multi_head_attention", (changed, *weights, 2, True)))
             return [ProbeSpec(calls, NoLeak(after=after))]
+        case "large_scores":
+            return [ProbeSpec((Call("multi_head_attention", (*mha_large_score_inputs(rng, T), 2)),))]
     raise ValueError(f"multi_head_attention has no check {check!r}")
 
 
@@ -253,11 +291,13 @@ MULTI_HEAD_ATTENTION: Task[MhaArgs] = Task(
         Mistake("causal_mask_self_only", mha_mask(lambda T: np.eye(T, dtype=bool))),
         Mistake("causal_mask_transposed", mha_mask(lambda T: np.triu(np.ones((T, T), dtype=bool)))),
         Mistake("mask_after_softmax", mha_masked_after_softmax),
+        Mistake("unstable_softmax", mha_unstable),
     ),
     reveals={
         "output": (*MHA_MISTAKES, *MHA_CAUSAL_MISTAKES),
         "shapes": MHA_MISTAKES,
         "causal_leak": ("no_causal_mask", "causal_mask_transposed", "mask_after_softmax"),
+        "large_scores": ("unstable_softmax",),
     },
 )
 

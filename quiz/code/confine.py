@@ -33,6 +33,8 @@ NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 EXECUTE = 1 << 0
 READ_ONLY = READ_FILE | READ_DIR
+# Never made in the run directory: a FIFO or a link in place of a result would block or redirect the parent's read.
+SPECIAL_FILES = (1 << 6) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12)  # character device, socket, FIFO, block device, symlink
 
 
 class RulesetAttr(ctypes.Structure):
@@ -66,7 +68,8 @@ def _fs_rights(abi: int) -> int:
 def confine(readable: Iterable[str], writable: str) -> int:
     """Restrict this process (and any it could start) for good; the ABI version applied, 0 when none could be.
 
-    `readable` directories may be read beneath; `writable` may also be written beneath. A
+    `readable` directories may be read beneath; `writable` may also be written beneath, with
+    regular files and folders only (no FIFO, socket, device or symlink is made there). A
     directory that does not exist is left out. Raises OSError when the kernel refuses a step
     after the ruleset was made, so that a half-made confinement is never taken for a whole one.
     """
@@ -84,7 +87,7 @@ def confine(readable: Iterable[str], writable: str) -> int:
     if ruleset < 0:
         raise OSError(ctypes.get_errno(), "landlock_create_ruleset: " + os.strerror(ctypes.get_errno()))
     try:
-        for path, rights in [*((p, READ_ONLY) for p in readable), (writable, handled & ~EXECUTE)]:
+        for path, rights in [*((p, READ_ONLY) for p in readable), (writable, handled & ~EXECUTE & ~SPECIAL_FILES)]:
             _allow(libc, ruleset, path, rights & handled)
         if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS): " + os.strerror(ctypes.get_errno()))

@@ -13,9 +13,12 @@ of the candidate's file.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
+import math
 import os
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -278,7 +281,7 @@ def _read_results(work: Path, calls: Sequence[Call[Arguments]], stopped: RunErro
         report = _read_report(work / "report.json")
         arrays = _read_arrays(work / "outputs.npz", limits.file_bytes)
         results = tuple(_call_result(status, index, arrays, limits) for index, status in enumerate(report["calls"]))
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         unreadable = RunError("unreadable")
         return RunResult(calls=(), load_error=unreadable, output="", output_truncated=False)
     load_error = _run_error(report["load_error"], limits) if report.get("load_error") else None
@@ -295,22 +298,50 @@ def _read_results(work: Path, calls: Sequence[Call[Arguments]], stopped: RunErro
     )
 
 
+def _regular_bytes(path: Path, max_bytes: int) -> bytes:
+    """The bytes of `path` if it is a regular file of at most `max_bytes`: never a FIFO that would
+    block, a link to elsewhere or a device (the child's directory is the child's to fill)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
+            raise ValueError("not a regular file of a bounded size")
+        return file.read(max_bytes + 1)[: max_bytes + 1]
+
+
 def _read_report(path: Path) -> dict[str, Any]:
-    if path.stat().st_size > REPORT_BYTES:
-        raise ValueError("report too large")
-    report = json.loads(path.read_text(encoding="utf-8"))
+    """The child's report, its form checked: every value a later step reads has the type it expects."""
+    try:
+        report = json.loads(_regular_bytes(path, REPORT_BYTES).decode("utf-8"))
+    except RecursionError:  # nesting no report of ours has
+        raise ValueError("report nested too deeply") from None
     if not isinstance(report, dict) or not isinstance(report.get("calls"), list):
+        raise ValueError("malformed report")
+    if not all(isinstance(status, dict) and isinstance(status.get("status", ""), str) for status in report["calls"]):
+        raise ValueError("malformed call status")
+    if not isinstance(report.get("load_error"), dict | None) or not isinstance(report.get("output", ""), str):
         raise ValueError("malformed report")
     return report
 
 
 def _read_arrays(path: Path, max_bytes: int) -> dict[str, np.ndarray]:
-    """Every array in the .npz at `path`, refusing archives that unpack beyond `max_bytes`."""
-    with zipfile.ZipFile(path) as archive:
-        if sum(info.file_size for info in archive.infolist()) > max_bytes:
+    """Every array in the .npz at `path`, refusing archives that unpack beyond `max_bytes` and any
+    member whose header declares more elements than its bytes hold (np.load would allocate them)."""
+    archive_bytes = io.BytesIO(_regular_bytes(path, max_bytes))
+    with zipfile.ZipFile(archive_bytes) as archive:
+        members = archive.infolist()
+        if sum(info.file_size for info in members) > max_bytes:
             raise ValueError("results too large")
-    with np.load(path, allow_pickle=False) as archive:
-        return {name: archive[name] for name in archive.files}
+        for info in members:
+            with archive.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(member)  # the header alone, no data
+                if dtype.hasobject or math.prod(shape) * dtype.itemsize > info.file_size:
+                    raise ValueError("array header does not match its data")
+    archive_bytes.seek(0)
+    with np.load(archive_bytes, allow_pickle=False) as loaded:
+        return {name: loaded[name] for name in loaded.files}
 
 
 def _call_result(status: dict[str, Any], index: int, arrays: dict[str, np.ndarray], limits: Limits) -> CallResult:

@@ -48,6 +48,9 @@ PROBES = textwrap.dedent(
     def writes_own_directory(path):
         return np.array([can(lambda: open("scratch.txt", "w").write("x")), can(lambda: open("scratch.txt").read())])
 
+    def makes_special_files(path):
+        return np.array([can(lambda: os.mkfifo("report.json.fifo")), can(lambda: os.symlink("/etc/passwd", "linked"))])
+
     def connects(port):
         return np.array([can(lambda: socket.create_connection(("127.0.0.1", int(port)), timeout=5).close())])
 
@@ -86,6 +89,7 @@ def run(outside, listener):
         Call("writes_path", (str(outside / "planted.py"),), max_elements=10),
         Call("writes_own_directory", ("",), max_elements=10),
         Call("connects", (listener,), max_elements=10),
+        Call("makes_special_files", ("",), max_elements=10),
         Call("uses_numpy_and_the_standard_library", ("",), max_elements=10),
     ]
     result = run_calls(PROBES, calls, limits=ROOMY)
@@ -118,8 +122,12 @@ def test_a_confined_solution_reaches_no_tcp_port(run):
     assert flags(run, 6) == [0.0 if ABI >= 4 else 1.0]
 
 
+def test_a_confined_solution_makes_no_fifo_or_symlink_to_stand_in_for_its_results(run):
+    assert flags(run, 7) == ([0.0, 0.0] if ABI else [1.0, 1.0])
+
+
 def test_numpy_and_the_standard_library_still_work_under_confinement(run):
-    norm, exact = flags(run, 7)
+    norm, exact = flags(run, 8)
     assert norm == pytest.approx(4.0) and exact == 1.0
 
 

@@ -8,16 +8,13 @@ numeric question of these files is self-tested on 100 seeds (validate runs 50).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import bank_parts
 import engine
 from quiz.bank import load_bank
-from quiz.base import locations
-from quiz.types.draw import make_variant
-from quiz.types.registry import type_of
 
 PART_FILES = ("attention.yaml", "scaling-derivation.yaml", "alternatives.yaml")
 
@@ -28,29 +25,18 @@ def bank():
 
 
 def part_ids(bank) -> list[str]:
-    """Ids of the questions defined in this part's files."""
-    names = {locations.bundled_bank_dir() / name for name in PART_FILES}
-    return [q.id for q in bank.questions.values() if Path(q.source.path) in names]
+    return bank_parts.part_ids(bank, PART_FILES)
 
 
 def variants(bank, question_id: str, seeds: int = 40):
-    compiled = bank.compiled(question_id)
-    assert compiled is not None, bank.problems(question_id)
-    return [make_variant(compiled, seed) for seed in range(seeds)]
+    return bank_parts.variants(bank, question_id, seeds)
 
 
 @pytest.mark.slow
 def test_every_key_and_misconception_of_the_part_holds_on_100_seeds(bank):
-    # The type's own checks (key grades 1.0, key moved past tolerance does not, each misconception
-    # is finite, apart from the key and graded as itself); texts are left to quiz validate.
     ids = part_ids(bank)
     assert len(ids) >= 30
-    for question_id in ids:
-        compiled = bank.compiled(question_id)
-        assert compiled is not None, bank.problems(question_id)
-        for seed in range(100 if compiled.question.has_variants else 1):
-            variant = make_variant(compiled, seed)
-            assert list(type_of(compiled.question).self_test(variant)) == [], variant.key
+    bank_parts.assert_self_tests_hold(bank, ids)
 
 
 # --- attention.yaml -------------------------------------------------------------------------

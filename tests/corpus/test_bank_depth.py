@@ -10,16 +10,13 @@ attention's two orders agree, a head's scores have rank at most d_head) are chec
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+import bank_parts
 import engine
 from quiz.bank import load_bank
-from quiz.base import locations
-from quiz.types.draw import make_variant
-from quiz.types.registry import type_of
 
 PART_FILES = ("decoding.yaml", "positions.yaml", "efficient-attention.yaml", "design-why.yaml", "cross-entropy.yaml")
 NUMERIC_TYPES = {"number", "vector", "matrix"}
@@ -32,14 +29,11 @@ def bank():
 
 
 def part_ids(bank) -> list[str]:
-    names = {locations.bundled_bank_dir() / name for name in PART_FILES}
-    return [q.id for q in bank.questions.values() if Path(q.source.path) in names]
+    return bank_parts.part_ids(bank, PART_FILES)
 
 
 def variants(bank, question_id: str, seeds: int = SEEDS):
-    compiled = bank.compiled(question_id)
-    assert compiled is not None, bank.problems(question_id)
-    return [make_variant(compiled, seed) for seed in range(seeds)]
+    return bank_parts.variants(bank, question_id, seeds)
 
 
 def close(value, expected, rel=1e-9):
@@ -60,12 +54,7 @@ def test_the_part_has_its_questions_and_every_y_claim_is_cited(bank):
 
 @pytest.mark.slow
 def test_every_key_and_misconception_of_the_part_holds_on_100_seeds(bank):
-    for question_id in part_ids(bank):
-        compiled = bank.compiled(question_id)
-        assert compiled is not None, bank.problems(question_id)
-        for seed in range(100 if compiled.question.has_variants else 1):
-            variant = make_variant(compiled, seed)
-            assert list(type_of(compiled.question).self_test(variant)) == [], variant.key
+    bank_parts.assert_self_tests_hold(bank, part_ids(bank))
 
 
 # --- decoding.yaml -----------------------------------------------------------------------------
@@ -170,10 +159,10 @@ def sliding_window_reach(x):
     N, w = x["N"], x["w"]
     T = N * w + 3
     i, j = np.arange(T)[:, None], np.arange(T)[None, :]
-    step = ((i - j >= 0) & (i - j < w)).astype(np.int64)
-    reach = np.eye(T, dtype=np.int64)
+    step = ((i - j >= 0) & (i - j < w)).astype(np.float64)  # floats: BLAS, and counts up to T stay exact
+    reach = np.eye(T)
     for _ in range(N):
-        reach = np.minimum(reach @ step, 1)  # boolean matrix product: is there a path?
+        reach = np.minimum(reach @ step, 1.0)  # boolean matrix product: is there a path?
     last = T - 1
     return last - int(np.flatnonzero(reach[last])[0])
 

@@ -21,7 +21,7 @@ import io
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import MAXYEAR, UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
@@ -45,6 +45,8 @@ MAX_RECORD_CHARS: Final = 2**20
 """Longest record (one JSON line): a variant's inputs hold at most 16,384 numbers."""
 MAX_INPUT_DEPTH: Final = 8
 """Deepest nesting of a record's inputs: a parameter has at most four dimensions."""
+LAST_YEAR: Final = 9000
+"""Latest year (UTC) an attempt may be dated: the scheduler adds intervals of up to a century to it."""
 MAX_PROBLEM_CHARS: Final = 300
 """Longest problem message: a value quoted in it may be as long as a record."""
 
@@ -147,6 +149,9 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
         record = _json(line, content, "not a JSON record")
         if not isinstance(record, dict):
             raise ImportProblem(line, "a record must be a JSON object")
+        surrogate = _lone_surrogate(record)
+        if surrogate is not None:
+            raise ImportProblem(line, f"{surrogate} holds a lone surrogate (an escape such as \\ud800 that is half of a character): it is not text")
         yield _mock(line, record) if "record" in record else _attempt(line, record)
 
 
@@ -201,6 +206,12 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
         raise ImportProblem(line, f"at {record['at']!r} is not an ISO 8601 time") from None
     if at.utcoffset() is None:
         raise ImportProblem(line, f"at {record['at']!r} has no time zone")
+    try:
+        year = at.astimezone(UTC).year
+    except OverflowError:  # past 9999-12-31 once moved to UTC
+        year = MAXYEAR + 1
+    if year > LAST_YEAR:
+        raise ImportProblem(line, f"at {record['at']!r} is after the year {LAST_YEAR} in UTC: no attempt was made then")
     if _depth(record["inputs"]) > MAX_INPUT_DEPTH:
         raise ImportProblem(line, f"the inputs are nested more than {MAX_INPUT_DEPTH} levels deep")
     fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy")}
@@ -236,6 +247,35 @@ def _json(line: int, text: str, what: str) -> Any:
         raise ImportProblem(line, f"{what} ({exc})") from None
     except RecursionError:
         raise ImportProblem(line, f"{what} (nested too deeply)") from None
+
+
+def _lone_surrogate(record: Mapping[str, Any]) -> str | None:
+    """The field of `record` holding a lone surrogate in its name, a text or a nested key, or None.
+
+    JSON may escape half of a character pair; SQLite, files and terminals cannot store or show it."""
+    for name, value in record.items():
+        if not _encodable(name):
+            return "a field name"
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str) and not _encodable(item):
+                return name
+            if isinstance(item, dict):
+                if not all(_encodable(key) for key in item):
+                    return name
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _depth(value: object) -> int:

@@ -149,6 +149,10 @@ def test_a_malformed_json_line_is_named_and_nothing_is_imported(source, tmp_path
         ("seed", 2**70, "seed"),
         ("surprise", 1, "unknown surprise"),
         ("hints", True, "hints"),
+        ("at", "9999-12-31T23:59:59.999-23:59", "after the year 9000 in UTC"),  # past 9999 once in UTC
+        ("at", "9500-01-01T00:00:00+00:00", "after the year 9000 in UTC"),
+        ("response", "a\ud800b", "response holds a lone surrogate"),
+        ("inputs", {"x": ["\udfff"]}, "inputs holds a lone surrogate"),
     ],
 )
 def test_a_bad_field_is_named_with_its_line(source, tmp_path, field, value, message):

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"quiz: not exported: {reason}", file=sys.stderr)
     try:
         write_apkg(made, args.output)
+    except FileExistsError:
+        raise CommandError(f"{args.output} already exists; give another file name") from None
     except OSError as exc:
         raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     print(f"wrote {len(made)} notes to {args.output}", file=sys.stderr)

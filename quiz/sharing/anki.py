@@ -8,6 +8,7 @@ and the zip is written with fixed dates.
 
 from __future__ import annotations
 
+import io
 import sqlite3
 import tempfile
 import zipfile
@@ -136,7 +137,10 @@ def _unwrap(html: str) -> str:
 
 
 def write_apkg(cards: Sequence[Card], path: Path) -> None:
-    """Write `cards` as an Anki package at `path`, the same bytes for the same cards."""
+    """Write `cards` as an Anki package at a new file `path`, the same bytes for the same cards.
+
+    The package is made first and the file created only then, exclusively: an existing file, or a
+    symlink in its place, is never written through (FileExistsError)."""
     deck = genanki.Deck(DECK_ID, DECK_NAME)
     for card in cards:
         deck.add_note(genanki.Note(model=MODEL, fields=[card.key, card.front, card.back], tags=list(card.tags), guid=card.guid))
@@ -149,9 +153,12 @@ def write_apkg(cards: Sequence[Card], path: Path) -> None:
         finally:
             connection.close()
         # genanki's own writer stamps the zip with the clock and leaves its database in /tmp.
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as package:
+        made = io.BytesIO()
+        with zipfile.ZipFile(made, "w", zipfile.ZIP_DEFLATED) as package:
             package.writestr(_entry("collection.anki2"), database.read_bytes())
             package.writestr(_entry("media"), "{}")
+    with open(path, "xb") as out:  # O_CREAT | O_EXCL: refuses an existing path, a symlink included
+        out.write(made.getvalue())
 
 
 def _entry(name: str) -> zipfile.ZipInfo:

@@ -137,6 +137,21 @@ def test_guids_are_stable_from_id_seed_and_language_and_files_are_byte_identical
     assert len(set(guids.values())) == len(guids)
 
 
+@pytest.mark.parametrize("kind", ["file", "symlink", "dangling-symlink"])
+def test_an_existing_file_or_a_link_is_never_written_through(capsys, tmp_path, pack, kind):
+    """Issue 34: -o onto a link wrote into the file it points to, and an existing file was silently replaced."""
+    target, out = tmp_path / "precious.txt", tmp_path / "deck.apkg"
+    target.write_text("keep me", encoding="utf-8")
+    if kind == "file":
+        out.write_text("an older deck", encoding="utf-8")
+    else:
+        out.symlink_to(target if kind == "symlink" else tmp_path / "nowhere.txt")
+    assert main(["export-anki", "--bank", str(pack), "-o", str(out)]) == 1
+    assert f"{out} already exists; give another file name" in capsys.readouterr().err
+    assert target.read_text(encoding="utf-8") == "keep me" and not (tmp_path / "nowhere.txt").exists()
+    assert kind != "file" or out.read_text(encoding="utf-8") == "an older deck"
+
+
 def test_bad_options_are_refused(capsys, tmp_path, pack):
     assert main(["export-anki", "-o", str(tmp_path / "deck.zip")]) == 2
     assert "ends in .apkg" in capsys.readouterr().err

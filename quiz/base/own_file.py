@@ -25,10 +25,11 @@ def read_own_file(path: Path, owner: int | None, limit: int) -> bytes:
         raise
     except OSError as exc:  # a symlink (ELOOP), no permission, ...
         raise NotOwnFile(f"cannot open it: {exc.strerror or exc}") from None
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):  # a directory opens too, but no file object takes it
+        os.close(descriptor)
+        raise NotOwnFile("not a regular file")
     with os.fdopen(descriptor, "rb") as file:
-        status = os.fstat(descriptor)
-        if not stat.S_ISREG(status.st_mode):
-            raise NotOwnFile("not a regular file")
         if owner is not None and status.st_uid != owner:
             raise NotOwnFile("owned by another user")
         if status.st_mode & 0o077:

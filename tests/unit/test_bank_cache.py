@@ -486,3 +486,17 @@ def test_an_entry_forging_the_id_of_another_packs_question_costs_nothing_but_its
     bank, _ = warm_load(folder, [packs])
     assert list(bank.questions) == ["one", "two", "four"] and not bank.report.errors
     assert repr(bank.questions["one"]) == repr(cold.questions["one"])
+
+
+def test_a_folder_in_place_of_the_cache_file_is_ignored_left_alone_and_leaks_no_descriptor(cached):
+    """Issue 34: a directory opened fine, then fdopen refused it (IsADirectoryError, rc 70) and the descriptor leaked."""
+    packs, folder, path, cold = cached
+    path.unlink()
+    path.mkdir()
+    (path / "inside").write_text("someone's", encoding="utf-8")
+    open_before = len(os.listdir("/proc/self/fd"))
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status == "ignored: not a regular file"
+    assert snapshot(bank) == snapshot(cold)
+    assert len(os.listdir("/proc/self/fd")) == open_before
+    assert (path / "inside").read_text(encoding="utf-8") == "someone's"  # never deleted nor replaced

@@ -164,8 +164,10 @@ def screen_time(data_dir: Path) -> tuple[float, float, float]:
     (bench/_history_screen.py in a fresh process)."""
     env = {**os.environ, "QUIZ_DATA_DIR": str(data_dir)}
     command = [sys.executable, str(SCREEN), str(NOW_MS), str(SCREEN_OPENS)]
-    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env).stdout
-    median, floor, worst = (float(x) for x in out.split()[-3:])
+    run = subprocess.run(command, check=False, capture_output=True, text=True, env=env)
+    if run.returncode != 0:  # say why: the screen's own traceback, not only the exit status
+        raise SystemExit(f"{SCREEN.name} exited {run.returncode}:\n{run.stderr[-3000:]}")
+    median, floor, worst = (float(x) for x in run.stdout.split()[-3:])
     return median, floor, worst
 
 

@@ -69,6 +69,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     found = _Found(question, len(tried))
     drawn: set[str] = set()
     rejected = 0  # seeds whose every draw the constraints rejected
+    unservable = 0  # seeds on which a misconception graded as right on every draw (reported as such)
     redrawn: Counter[str] = Counter()  # seeds on which a misconception graded as right, by misconception
     first_draws: FirstDraws = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
@@ -86,6 +87,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 if exc.budget is not None:  # other seeds would spend as much: one is proof enough
                     return [*found.diagnostics(), _over_budget(question, seed)]
                 rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
+                unservable += (exc.field or "").startswith("misconceptions.")
                 continue
             redrawn.update(set(variant.redrawn))
             if seed < VARIETY_SEEDS and len(drawn) < MIN_VARIANTS:  # enough is enough: keys cost a JSON dump
@@ -95,7 +97,9 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
             if variant.budget.out_of_time():  # its texts used up the variant's time
                 return [*found.diagnostics(), _over_budget(question, seed)]
         diagnostics = [*found.diagnostics(), *_redrawn(question, redrawn, len(tried))]
-        if compiled.params and seeds > 0:  # drawn parameters must vary (a code question's seeds draw only check inputs)
+        # drawn parameters must vary (a code question's seeds draw only check inputs); where a mistake
+        # grades as right on every draw, that is the finding, and counting variants would only repeat it
+        if compiled.params and seeds > 0 and not unservable:
             sample = draw_sample(compiled, clock, first_draws)
             diagnostics.extend(constraint_warnings(compiled, sample))
             variety = _variety(compiled, drawn, rejected, len(tried), sample, clock, first_draws)

@@ -157,6 +157,11 @@ def project(x: np.ndarray, w: np.ndarray, n_heads: int, split: Callable[[np.ndar
     return split(x @ w, n_heads)
 
 
+def split_projections(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray, n_heads: int) -> tuple[np.ndarray, ...]:
+    """q, k and v, each (..., H, T, D), split correctly: where the mistakes below go wrong only later."""
+    return tuple(project(x, w, n_heads, engine.split_heads) for w in (w_q, w_k, w_v))
+
+
 def mha_mask(allowed: Callable[[int], np.ndarray]) -> Callable[[Call[MhaArgs], Policy], Output | None]:
     """Causal calls attended under another mask, `allowed(T)` (True for a key a query may see);
     a query with no allowed key gets NaN, as a plain softmax over all −∞ gives."""
@@ -166,7 +171,7 @@ def mha_mask(allowed: Callable[[int], np.ndarray]) -> Callable[[Call[MhaArgs], P
         if not causal:
             return None
         mask = allowed(x.shape[-2])
-        q, k, v = (project(x, w, n_heads, engine.split_heads) for w in (w_q, w_k, w_v))
+        q, k, v = split_projections(x, w_q, w_k, w_v, n_heads)
         heads = engine.attention(q, k, v, attn_mask=mask).output
         heads = np.where(np.any(mask, axis=-1, keepdims=True), heads, np.nan)
         return (engine.merge_heads(heads) @ w_o,)
@@ -179,7 +184,7 @@ def mha_masked_after_softmax(call: Call[MhaArgs], policy: Policy) -> Output | No
     x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
     if not causal:
         return None
-    q, k, v = (project(x, w, n_heads, engine.split_heads) for w in (w_q, w_k, w_v))
+    q, k, v = split_projections(x, w_q, w_k, w_v, n_heads)
     weights = engine.attention(q, k, v).weights * engine.causal_mask(x.shape[-2])
     return (engine.merge_heads(weights @ v) @ w_o,)
 
@@ -231,12 +236,9 @@ def mha_large_score_inputs(
 def mha_unstable(call: Call[MhaArgs], policy: Policy) -> Output:
     """Every head's softmax without subtracting the row maximum, in the inputs' precision (E6, X4)."""
     x, w_q, w_k, w_v, w_o, n_heads, causal = mha_args(call)
-    q, k, v = (engine.split_heads(x.astype(np.float64) @ w.astype(np.float64), n_heads) for w in (w_q, w_k, w_v))
-    scores = q @ k.swapaxes(-2, -1) / math.sqrt(q.shape[-1])
-    if causal:
-        scores = np.where(engine.causal_mask(x.shape[-2]), scores, -np.inf)
-    weights = engine.naive_softmax(scores.astype(input_precision(x, w_q)))
-    return (engine.merge_heads(weights @ v) @ w_o.astype(np.float64),)
+    q, k, v = split_projections(x, w_q, w_k, w_v, n_heads)
+    masked = engine.attention(q, k, v, is_causal=causal).masked.astype(input_precision(x, w_q), copy=False)
+    return (engine.merge_heads(engine.naive_softmax(masked) @ v) @ w_o,)
 
 
 def draw_mha(check: str, rng: np.random.Generator) -> list[ProbeSpec[MhaArgs]]:

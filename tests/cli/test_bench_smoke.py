@@ -31,6 +31,7 @@ FIGURES = {
     "code_selftest": rf"all ten, one seed each\s+{NUMBER} ms",
     "engine_attention": rf"forward\s+float32\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}[\s\S]*backward\s+float64\s+{NUMBER}",
     "engine_calls": rf"head_stats 2x3x4\s+{NUMBER}\s+{NUMBER}",
+    "engine_modern_ops": rf"linear state\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}",
     "fast_paths": rf"validate --strict --seeds {NUMBER}, CPU\s+{NUMBER}\s+{NUMBER} ms  saves\s+{NUMBER}%",
     "expressions_replay": rf"floor: Python's eval\s+{NUMBER} s",
     "history": rf"statistics screen on that store: opens in {NUMBER} ms[\s\S]*the statistics alone in that process: {NUMBER} ms",

@@ -67,8 +67,30 @@ for _name, _ufunc in {
     "isfinite": np.isfinite,
     "isnan": np.isnan,
     "isinf": np.isinf,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tanh": np.tanh,
+    "floor": np.floor,
+    "ceil": np.ceil,
 }.items():
     _allowed(_name)(_elementwise(_ufunc))
+
+
+@_allowed("sigmoid")
+def _sigmoid(x: object) -> np.ndarray:
+    # 1 / (1 + e^−x) through tanh: the same function, with no overflow for large |x|.
+    result: np.ndarray = 0.5 * (1.0 + np.tanh(0.5 * numeric(x)))
+    return result
+
+
+_ERF = np.frompyfunc(math.erf, 1, 1)
+
+
+@_allowed("erf")
+def _erf(x: object) -> np.ndarray:
+    # numpy has no erf; math.erf elementwise (the inputs are already bounded in size), NaN kept as NaN.
+    values = numeric(x).astype(np.float64)
+    return np.asarray(_ERF(values), dtype=np.float64)
 
 for _name, _reduce, _axis in (
     ("sum", np.sum, None),

@@ -37,6 +37,13 @@ _UNARY: dict[type, Callable[[Any], object]] = {
     ast.USub: operator.neg,
 }
 
+# `&`, `|` and `~` combine masks. On Python ints they are bitwise (`~True` is -2), so they take
+# booleans and boolean arrays only, and give booleans.
+_LOGICAL: dict[type, tuple[str, np.ufunc, str]] = {
+    ast.BitAnd: ("&", np.logical_and, "and"),
+    ast.BitOr: ("|", np.logical_or, "or"),
+}
+
 _SEQUENCES = (list, tuple, str)
 _INTEGERS = (int, np.integer)
 
@@ -53,6 +60,8 @@ def binary_operator(op: type[ast.operator]) -> BinaryOperator:
         return _checked_power
     if op is ast.Mult:
         return _multiply
+    if op in _LOGICAL:
+        return functools.partial(_logical, op)
     return functools.partial(_elementwise, _BINARY[op], op is ast.Add, op is ast.Mod)
 
 
@@ -90,6 +99,38 @@ def _elementwise(
     return apply(left, right)
 
 
+def _logical(op: type[ast.operator], left: object, right: object, meter: SizeMeter) -> object:
+    symbol, combine, word = _LOGICAL[op]
+    if not (_is_boolean(left) and _is_boolean(right)):
+        raise TypeError(
+            f"`{symbol}` combines booleans or boolean arrays (masks) elementwise, not {_kind(left)} and {_kind(right)}; "
+            f"compare first, as in `(i >= j) {symbol} (j > 0)`, or use `{word}` for one true-or-false value"
+        )
+    check_broadcast(left, right)
+    return _boolean_result(combine(left, right))
+
+
+def _invert(operand: object) -> object:
+    if not _is_boolean(operand):
+        raise TypeError(f"`~` negates a boolean or a boolean array (a mask) elementwise, not {_kind(operand)}; use `not` for one true-or-false value")
+    return _boolean_result(np.logical_not(numeric(operand)))
+
+
+def _is_boolean(value: object) -> bool:
+    return isinstance(value, (bool, np.bool_)) or (isinstance(value, np.ndarray) and value.dtype.kind == "b")
+
+
+def _boolean_result(value: object) -> object:
+    # Two plain booleans stay a plain boolean, as `and` would give; arrays stay arrays.
+    return bool(value) if isinstance(value, np.bool_) else value
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"an array of {value.dtype}"
+    return f"a value of type {type(value).__name__}"
+
+
 def compare(op: type[ast.cmpop], left: object, right: object) -> object:
     """`left op right` for an allowed comparison, with numpy's broadcast checked first."""
     if _is_numpy(left) or _is_numpy(right):
@@ -98,9 +139,11 @@ def compare(op: type[ast.cmpop], left: object, right: object) -> object:
 
 
 def unary(op: type[ast.unaryop], operand: object) -> object:
-    """`+x`, `-x` or `not x`; none of them grows its operand."""
+    """`+x`, `-x`, `not x` or `~mask`; none of them grows its operand."""
     if op is ast.Not:
         return not truth(operand)
+    if op is ast.Invert:
+        return _invert(operand)
     return _UNARY[op](operand)
 
 

@@ -42,17 +42,17 @@ BINARY_OPERATORS: dict[type, str] = {
     ast.Mod: "%",
     ast.Pow: "**",
     ast.MatMult: "@",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
 }
-"""Binary operators expressions may use, with their symbols."""
+"""Binary operators expressions may use, with their symbols (`&` and `|` on booleans only, elementwise)."""
 
 _REFUSED_BINARY: dict[type, str] = {
     ast.BitXor: "`^` is XOR in Python; write `**` for a power",
-    ast.BitAnd: "the operator `&` is not allowed; use `and`",
-    ast.BitOr: "the operator `|` is not allowed; use `or`",
     ast.LShift: "the operator `<<` is not allowed",
     ast.RShift: "the operator `>>` is not allowed",
 }
-_REFUSED_SYMBOLS = {ast.BitXor: "^", ast.BitAnd: "&", ast.BitOr: "|", ast.LShift: "<<", ast.RShift: ">>"}
+_REFUSED_SYMBOLS = {ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}
 
 COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 """Comparison operators expressions may use."""
@@ -218,8 +218,6 @@ class _Checker:
         self.visit(node.right)
 
     def _visit_UnaryOp(self, node: ast.UnaryOp) -> None:
-        if isinstance(node.op, ast.Invert):
-            raise self.parsed.error("the operator `~` is not allowed; use `not`", node)
         self.visit(node.operand)
 
     def _visit_BoolOp(self, node: ast.BoolOp) -> None:

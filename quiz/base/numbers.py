@@ -9,13 +9,17 @@ TYPED_DIGITS = 12
 """Figures a learner's answer is written back with: enough to tell answers apart, few enough to
 hide float noise (0.1 + 0.2 is 0.3)."""
 
+EXACT_INTEGER_DIGITS = 15
+"""Whole numbers with up to this many digits are written in full: longer ones are unreadable."""
+
 
 def format_number(x: float | int | np.number, digits: int = 4) -> str:
     """`x` to `digits` significant figures, trailing zeros dropped; the integer part is never rounded.
 
     The one way numbers are written, in prompts and feedback (4 figures) and when a learner's own
-    answer is written back (`TYPED_DIGITS`). Magnitudes below 1e-4, or from 1e6 up (10^digits for
-    more than 6 figures), use scientific notation (`1.235e6`, `2e-5`); `-0` shows as `0`;
+    answer is written back (`TYPED_DIGITS`). Whole numbers (int, numpy integers) are written in full
+    up to 15 digits, so a byte count is exact. Other magnitudes below 1e-4, or from 1e6 up (10^digits
+    for more than 6 figures), use scientific notation (`1.235e6`, `2e-5`); `-0` shows as `0`;
     infinities and NaN show as `inf`, `-inf` and `nan`.
     """
     if digits < 1:
@@ -24,7 +28,7 @@ def format_number(x: float | int | np.number, digits: int = 4) -> str:
         if isinstance(x, (int, np.integer)):
             # Python ints may exceed a float's range, so they stay exact until they are scientific.
             x = int(x)
-            return str(x) if abs(x) < 10 ** max(6, digits) else _scientific(Decimal(x), digits)
+            return str(x) if abs(x) < 10 ** max(EXACT_INTEGER_DIGITS, digits) else _scientific(Decimal(x), digits)
         x = float(x)
     if math.isnan(x):
         return "nan"

@@ -237,7 +237,10 @@ def test_a_damaged_cache_is_ignored(cached, content):
 def test_a_cache_cut_short_mid_line_is_ignored(cached):
     path = cached[2]
     text = path.read_bytes()
-    path.write_bytes(text[: len(text) * 2 // 3])
+    cut = len(text) * 2 // 3
+    while text[cut] & 0xC0 == 0x80 or text[cut - 1 : cut + 1].count(b"\n"):  # a whole character, mid-line
+        cut -= 1
+    path.write_bytes(text[:cut])
     reload_ignoring(cached, "damaged")
 
 

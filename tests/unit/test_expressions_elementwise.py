@@ -97,3 +97,34 @@ def test_and_or_not_on_numbers_are_refused_with_what_works(source, message):
     with pytest.raises(ExpressionError) as raised:
         evaluate(source, x=np.arange(3))
     assert message in raised.value.message
+
+
+def test_fixed_keeps_exactly_the_decimals_asked_for():
+    assert evaluate("fixed(3.2, 2)") == "3.20"
+    assert evaluate("fixed(x, 3)", x=np.float32(0.1)) == "0.100"
+    assert evaluate("fixed(2, 0)") == "2"
+    assert evaluate("fixed(array([1.25]), 1)") == "1.2"  # one element: round half to even, as Python's format
+
+
+def test_grouped_writes_whole_numbers_exactly_with_separators():
+    assert evaluate("grouped(n)", n=np.int64(1_610_612_736)) == "1,610,612,736"
+    assert evaluate("grouped(2 ** 62)") == f"{2 ** 62:,}"  # exact, not through a float
+    assert evaluate("grouped(1234567.891, 2)") == "1,234,567.89"
+    assert evaluate("grouped(-999)") == "-999"
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("fixed(arange(3), 2)", "fixed() writes one number, not an array of shape (3,); index it first"),
+        ("grouped(inf)", "grouped() writes finite numbers only"),
+        ("fixed(1.0, 13)", "decimals must be from 0 to 12, not 13"),
+        ("fixed(1.0, -1)", "decimals must be from 0 to 12, not -1"),
+        ("fixed(1.0, 1.5)", "cannot evaluate"),
+        ("grouped('a')", "cannot evaluate"),
+    ],
+)
+def test_the_text_functions_refuse_what_they_cannot_write(source, message):
+    with pytest.raises(ExpressionError) as raised:
+        evaluate(source)
+    assert message in raised.value.message

@@ -24,6 +24,13 @@ ALL_FAULTS = "all"
 # variant it is either filled in from the variant or a constant fact a test computes.
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|`[^`]*`", re.S)  # templates and code spans (`scale=1.0`) are not prose
 _DECIMAL = re.compile(r"(?<![\w.\\^_{])\d+\.\d+(?!\w|\.\d)")
+# What a double-quoted YAML string makes of a LaTeX command whose name starts with an escape
+# letter: "$\theta$" is a tab then "heta", "\frac" a form feed then "rac", "\beta" a backspace.
+_YAML_ESCAPES = {
+    "\t": ("t", "tab"), "\b": ("b", "backspace"), "\f": ("f", "form feed"),
+    "\v": ("v", "vertical tab"), "\a": ("a", "bell"), "\r": ("r", "carriage return"),
+}
+_ESCAPED_COMMAND = re.compile("([" + "".join(_YAML_ESCAPES) + "])([A-Za-z]+)")
 
 
 def check_question(question: QuestionBase, claims: Claims, report: Report) -> CompiledQuestion | None:
@@ -77,10 +84,26 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
     for label, text in texts_of(question):
         if text.ja is None:
             report.warning(text.location or where, f"{label} has no Japanese ('ja'); English is shown instead")
-        if any(has_control_characters(source) for _, source in text.items()):
+        escapes = [(lang, found) for lang, source in text.items() if (found := _escaped_command(source))]
+        for lang, (character, command) in escapes:
+            report.warning(
+                text.location or where,
+                f"{label} ({lang}) has a {character} where `{command}` was probably meant: in a double-quoted "
+                f"YAML string a backslash starts an escape; write the text in single quotes or as a block scalar (|-)",
+            )
+        if not escapes and any(has_control_characters(source) for _, source in text.items()):
             report.warning(text.location or where, f"{label} holds control characters (ESC, BEL, ...); they are removed when shown")
     if isinstance(question, Parametric) and question.is_parametric:
         _warn_literal_numbers(question, where, report)
+
+
+def _escaped_command(source: str) -> tuple[str, str] | None:
+    """(the character's name, the LaTeX command) for the first command YAML turned into an escape, in maths."""
+    found = _ESCAPED_COMMAND.search(source) if "$" in source else None
+    if found is None:
+        return None
+    character, rest = found.groups()
+    return _YAML_ESCAPES[character][1], "\\" + _YAML_ESCAPES[character][0] + rest
 
 
 def _warn_literal_numbers(question: Parametric, where: Location, report: Report) -> None:

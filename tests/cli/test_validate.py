@@ -242,3 +242,29 @@ def test_a_constant_listed_under_checked_numbers_and_code_spans_pass_strict(caps
     checked = text + f'checked_numbers:\n  "11.09": {test}\n'
     path = write(tmp_path, checked, "checked.yaml")
     assert main(["validate", "--strict", "--seeds", "0", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_a_latex_command_turned_into_an_escape_by_double_quotes_is_named_with_its_fix(capsys, tmp_path):
+    # In double quotes YAML reads "\theta" as a tab then "heta" and "\frac" as a form feed then "rac".
+    path = write(
+        tmp_path,
+        r"""
+        id: quoted-maths
+        type: number
+        topic: positions
+        refs: [Y9]
+        prompt:
+          en: "Rotate by $R(m\theta)$ and give $\frac{1}{2}$."
+          ja: 'Rotate by $R(m\theta)$ and give $\frac{1}{2}$.'
+        explanation: {en: 'It is $\theta$.', ja: "It is $\beta$."}
+        answer: "0.5"
+        """,
+    )
+    _, found = validate(capsys, path, "--seeds", "0")
+    warnings = [(line, message) for line, severity, message in found if severity == "warning"]
+    assert warnings == [
+        (6, "quoted-maths: prompt (en) has a tab where `\\theta` was probably meant: in a double-quoted YAML string "
+         "a backslash starts an escape; write the text in single quotes or as a block scalar (|-)"),
+        (9, "quoted-maths: explanation (ja) has a backspace where `\\beta` was probably meant: in a double-quoted YAML "
+         "string a backslash starts an escape; write the text in single quotes or as a block scalar (|-)"),
+    ]

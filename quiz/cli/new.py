@@ -22,7 +22,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     parser.add_argument("--type", dest="kind", required=True, metavar="TYPE", help=f"one of {TYPES_IN_WORDS}")
     parser.add_argument("--id", dest="question_id", required=True, metavar="ID", help="the new question's id (lower-case letters, digits, - or _)")
     parser.add_argument("--topic", help="a topic id from claims.yaml (default: the one the scaffold's content is about)")
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE", help="write to FILE (never over an existing file) instead of printing")
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write to FILE (never over an existing file; missing folders are made) instead of printing"
+    )
     parser.set_defaults(run=run)
 
 
@@ -48,6 +50,13 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
+    folder = args.output.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)  # as the docs' `-o packs/mine/q.yaml` implies
+    except FileExistsError:
+        raise CommandError(f"cannot write {args.output}: {folder} is a file, not a folder") from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.output}: cannot make the folder {folder}: {exc.strerror or exc}") from None
     try:
         with args.output.open("x", encoding="utf-8") as out:
             out.write(text)

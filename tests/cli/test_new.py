@@ -55,3 +55,22 @@ def test_the_help_names_every_registered_type(capsys):
     with pytest.raises(SystemExit):
         main(["new", "--help"])
     assert ", ".join(TYPE_NAMES) in " ".join(capsys.readouterr().out.split())
+
+
+def test_output_into_folders_that_do_not_exist_yet_makes_them(capsys, tmp_path):
+    path = tmp_path / "packs" / "mine" / "q.yaml"
+    code, _, err = run(capsys, "new", "--type", "number", "--id", "deep", "-o", str(path))
+    assert code == 0 and f"wrote {path}" in err and yaml.safe_load(path.read_text(encoding="utf-8"))["id"] == "deep"
+
+
+def test_output_under_a_file_or_through_a_link_is_refused_and_nothing_is_written(capsys, tmp_path):
+    blocker = tmp_path / "packs"
+    blocker.write_text("a file, not a folder\n", encoding="utf-8")
+    code, _, err = run(capsys, "new", "--type", "number", "--id", "n", "-o", str(blocker / "q.yaml"))
+    assert code == 1 and f"cannot write {blocker / 'q.yaml'}: {blocker} is a file, not a folder" in err
+    assert blocker.read_text(encoding="utf-8") == "a file, not a folder\n"
+    target = tmp_path / "elsewhere.yaml"
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target)  # dangling: open("x") must not create the file it points to
+    code, _, err = run(capsys, "new", "--type", "number", "--id", "n", "-o", str(link))
+    assert code == 1 and "already exists" in err and not target.exists()

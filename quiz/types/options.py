@@ -62,6 +62,11 @@ def option_lines(variant: Variant, lang: str, only: Collection[str] | None = Non
     return [f"{letter(n)}) {variant.text(o.text, lang)}" for n, (i, o) in enumerate(shown(variant)) if only is None or i in only]
 
 
+def feedback_lines(variant: Variant, lang: str) -> list[str]:
+    """`a) feedback` for each option as shown that has feedback, for authors (`quiz show --answer`)."""
+    return [f"{letter(n)}) {variant.text(o.feedback, lang)}" for n, (_, o) in enumerate(shown(variant)) if o.feedback is not None]
+
+
 def options_json(variant: Variant, lang: str) -> dict[str, Any]:
     """The options as shown: id, the letter a learner types, and text."""
     return {"options": [{"id": i, "letter": letter(n), "text": variant.text(o.text, lang)} for n, (i, o) in enumerate(shown(variant))]}

@@ -10,6 +10,7 @@ from quiz.grading.result import Result, Verdict
 from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.plain_data import json_ready
+from quiz.types import options
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 from quiz.variants.worked import WorkedTensor, worked_values
@@ -80,7 +81,7 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
 
 def answer_details(variant: Variant, lang: str) -> list[str]:
     """What `quiz show --answer` prints below the answer for authors: each named mistake with
-    its label and value, the hints, and the worked values in words."""
+    its label and value, each option's feedback, the hints, and the worked values in words."""
     lines: list[str] = []
     mistakes = type_of(variant.question).mistakes(variant)
     if mistakes:
@@ -89,6 +90,9 @@ def answer_details(variant: Variant, lang: str) -> list[str]:
             label = _label(variant, m.label, lang) or tr("show.no_label", lang)
             credit = tr("show.credit", lang, credit=f"{m.credit:g}") if m.credit else ""
             lines.append(f"  {label} ({m.name}{credit})" + (f": {m.shown}" if m.shown else ""))
+    if isinstance(variant.question, options.WithOptions) and (feedback := options.feedback_lines(variant, lang)):
+        lines += ["", tr("show.option_feedback", lang)]
+        lines += [f"  {markdown_to_plain(line).strip()}" for line in feedback]
     hints = variant.question.hints
     if hints:
         lines += ["", tr("show.hints_list", lang)]

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 import yaml
 
-from quiz.bank import pack_files
+from quiz.bank import load_bank, pack_files
 from quiz.base import locations
 from quiz.base.collector import STARTING
 from quiz.cli import common, practice
@@ -335,6 +335,19 @@ def test_show_answer_lists_each_mistake_the_hints_and_the_worked_values(capsys, 
     assert "  半分にし忘れた (no_scaling、得点は最大 0.25): [" in text and "ヒント：\n  1. まずスコアを半分に。" in text
     data = json.loads(run(capsys, "show", "steps", "--answer", "--json", "--bank", str(path))[1])
     assert data["mistakes"] == [{"name": "mask_after_softmax", "label": "masked after the softmax", "value": ["softmax", "mask"], "credit": 0.0}]
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "Feedback on each option:"), ("ja", "選択肢ごとのフィードバック：")])
+def test_show_answer_gives_each_options_feedback_under_the_letter_it_is_shown_with(capsys, lang, heading):
+    data = json.loads(run(capsys, "show", "name-fault-from-weights#1", "--json", "--lang", lang)[1])
+    code, text, _ = run(capsys, "show", "name-fault-from-weights#1", "--answer", "--lang", lang)
+    assert code == 0 and heading in text
+    block = text.split(heading, 1)[1].split("\n\n", 1)[0]
+    feedback_of = {o.id: o.feedback for o in load_bank().questions["name-fault-from-weights"].options}
+    for option in data["options"]:  # shuffled per variant: each letter carries its own option's feedback
+        opening = "".join(feedback_of[option["id"]].get(lang).split("$")[0].split())[:10]  # before any maths
+        assert f"{option['letter']}){opening}" in "".join(block.split()), option
+    assert heading not in run(capsys, "show", "name-fault-from-weights#1", "--lang", lang)[1]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

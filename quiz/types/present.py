@@ -10,7 +10,6 @@ from quiz.grading.result import Result, Verdict
 from quiz.locale.i18n import tr
 from quiz.render.mathtext import markdown_to_plain
 from quiz.render.plain_data import json_ready
-from quiz.types import options
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 from quiz.variants.worked import WorkedTensor, worked_values
@@ -82,6 +81,8 @@ def variant_json(variant: Variant, lang: str, with_answer: bool) -> dict[str, An
 def answer_details(variant: Variant, lang: str) -> list[str]:
     """What `quiz show --answer` prints below the answer for authors: each named mistake with
     its label and value, each option's feedback, the hints, and the worked values in words."""
+    from quiz.types import options  # the choice types' module, loaded by the app only when one is shown
+
     lines: list[str] = []
     mistakes = type_of(variant.question).mistakes(variant)
     if mistakes:

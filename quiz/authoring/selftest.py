@@ -42,12 +42,14 @@ from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.marks import located
 from quiz.format.model import QuestionBase
 from quiz.locale.i18n import LANGUAGES
-from quiz.types.base import Problem
+from quiz.types.base import TRIVIAL_FIXES, Problem, read_trivial_clash
 from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant, VariantError
 
 DEFAULT_SEEDS: Final = 20
+TRIVIAL_SHARE: Final = 0.1
+"""Above this share of seeds, a trivial answer that grades as right is the question's weakness, not chance."""
 VARIETY_SEEDS: Final = 100
 """The seeds the variety rule looks at: always the first 100, so the verdict never depends on --seeds."""
 MIN_VARIANTS: Final = 10
@@ -110,16 +112,37 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
 
 def _redrawn(question: QuestionBase, redrawn: Counter[str], seeds: int) -> list[Diagnostic]:
     """A warning for each misconception that graded as right on some seeds' draws: served, those
-    draws are drawn again, so the learner never meets them, but the draw should not make them."""
-    return [
-        Diagnostic(
-            field_location(question, f"misconceptions.{name}"),
-            Severity.WARNING,
-            f"misconception {name} grades as right (or as the answer too coarsely rounded) on a draw of {count} of {seeds} seeds, "
-            "which are drawn again when served; add a constraint, or draw the parameters, so that it stays outside the tolerance",
-        )
-        for name, count in sorted(redrawn.items())
-    ]
+    draws are drawn again, so the learner never meets them, but the draw should not make them.
+
+    A trivial answer (an input, zero, the key doubled …) near the key now and then is chance, and
+    redrawn as quietly; one on more than TRIVIAL_SHARE of the seeds is a weak question."""
+    found = []
+    trivial: dict[str, tuple[int, str]] = {}  # what → (seeds, fix): one warning however many fixes its draws need
+    for name, count in sorted(redrawn.items()):
+        guess = read_trivial_clash(name)
+        if guess is None:
+            found.append(Diagnostic(
+                field_location(question, f"misconceptions.{name}"),
+                Severity.WARNING,
+                f"{question.id}: misconception {name} grades as right (or as the answer too coarsely rounded) on a draw of {count} "
+                f"of {seeds} seeds, which are drawn again when served; add a constraint, or draw the parameters, so that it stays "
+                "outside the tolerance",
+            ))
+            continue
+        what, fix = guess
+        seen, seen_fix = trivial.get(what, (0, fix))
+        # A tolerance too loose on some draws is the fix to name first: tightening it is the author's change.
+        trivial[what] = (seen + count, seen_fix if seen_fix == TRIVIAL_FIXES["tolerance"] else fix)
+    for what, (count, fix) in trivial.items():
+        count = min(count, seeds)  # a seed whose draws needed both fixes is counted under each
+        if count > TRIVIAL_SHARE * seeds:
+            found.append(Diagnostic(
+                field_location(question, "tolerance"),
+                Severity.WARNING,
+                f"{question.id}: a trivial answer ({what}) grades as right on a draw of {count} of {seeds} seeds, "
+                f"which are drawn again when served; {fix}",
+            ))
+    return found
 
 
 def _stopped(question: QuestionBase, seed: int, seeds: int, seconds: float) -> Diagnostic:

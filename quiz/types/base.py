@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
@@ -28,6 +28,29 @@ from quiz.variants.variant import Variant
 
 Evaluate = Callable[[Expression, str], Any]
 """Evaluates a compiled expression for the variant being drawn; `what` names it in errors."""
+
+TRIVIAL: Final = "trivial answer: "
+"""How `QuestionType.clashes` names a trivial answer (zero, an input, the key doubled …) that grades
+as correct, beside the misconceptions' names: `trivial_clash` and `read_trivial_clash`."""
+TRIVIAL_FIXES: Final = {
+    "tolerance": "tighten the tolerance (the default accepts any answer worked by hand to three figures)",
+    "draw": "draw the parameters, or add a constraint, so that the key stays away from it",
+}
+"""The fix for a trivial answer graded as right: beyond the default tolerance of the key, the
+question's tolerance is too loose; within it, the draw put the key next to the guess."""
+
+
+def trivial_clash(what: str, fix: str) -> str:
+    """The clash name of the trivial answer `what`, with the key of its fix in TRIVIAL_FIXES."""
+    return f"{TRIVIAL}{what}; {fix}"
+
+
+def read_trivial_clash(name: str) -> tuple[str, str] | None:
+    """(what, the fix in words) of a trivial answer's clash name; None for a misconception's name."""
+    if not name.startswith(TRIVIAL):
+        return None
+    what, _, fix = name[len(TRIVIAL):].rpartition("; ")
+    return what, TRIVIAL_FIXES[fix]
 
 
 @record

@@ -21,6 +21,7 @@ from quiz.expressions import Expression, ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
 from quiz.format.model import Param
+from quiz.types.base import read_trivial_clash
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError, quoted
@@ -73,6 +74,10 @@ def make_variant(
             redrawn.append(clashing[0])
     if redrawn:
         most = max(set(redrawn), key=redrawn.count)
+        trivial = read_trivial_clash(most)
+        if trivial is not None:
+            what, fix = trivial
+            raise _error(compiled, f"a trivial answer ({what}) grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; {fix}", "tolerance")
         raise _error(
             compiled,
             f"misconception {most} grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; "

@@ -23,7 +23,7 @@ from quiz.grading.tolerance import allowed_error, within
 from quiz.locale.i18n import tr
 from quiz.models.questions import NumericQuestion
 from quiz.render.plain_data import json_ready
-from quiz.types.base import Evaluate, Mistake, Problem, QuestionType
+from quiz.types.base import Evaluate, Mistake, Problem, QuestionType, trivial_clash
 from quiz.variants.variant import Variant, VariantError, quoted
 
 MAX_ELEMENTS: Final = 64
@@ -204,18 +204,36 @@ class NumericType(QuestionType[NumericQuestion]):
 
     def clashes(self, variant: Variant) -> list[str]:
         """The misconceptions whose value, as computed or as a learner types it to TYPED_DIGITS
-        significant figures, grades as correct or as the key too coarsely rounded."""
+        significant figures, grades as correct or as the key too coarsely rounded; then, named
+        `TRIVIAL` + what, the trivial answers (zero, one, an input, the key doubled …) that grade as
+        correct without being the key: a guess must never be marked right."""
         found = []
-        key_shape = np.shape(variant.answer)
+        key = np.asarray(variant.answer, dtype=np.float64)
+        named = []
         for misconception in self.question_of(variant).misconceptions:
             value = np.asarray(variant.misconceptions[misconception.name], dtype=np.float64)
-            if value.shape != key_shape or not np.isfinite(value).all():
+            if value.shape != key.shape or not np.isfinite(value).all():
                 continue  # the self-test reports these; no learner can type them
+            named.append(value)
             for typed in (value, *(_to_figures(value, digits) for digits in TYPED_DIGITS)):
                 result = self.grade(variant, float(typed) if typed.ndim == 0 else typed)
                 if result.verdict is Verdict.CORRECT or result.details.get("close"):
                     found.append(misconception.name)
                     break
+        if np.isfinite(key).all():
+            found += self._trivial_clashes(variant, key, named)
+        return found
+
+    def _trivial_clashes(self, variant: Variant, key: np.ndarray, named: list[np.ndarray]) -> list[str]:
+        """The trivial answers (see `trivial_answers`) that grade as correct without being the key
+        itself, and that no named mistake gives (its own clash covers those), each with its fix."""
+        tolerance = self.question_of(variant).tolerance
+        found = []
+        for what, value in trivial_answers(variant, key):
+            if np.allclose(value, key, rtol=1e-9, atol=1e-12) or (named and _overlapping(value, named, tolerance)):
+                continue
+            if self.grade(variant, float(value) if value.ndim == 0 else value).verdict is Verdict.CORRECT:
+                found.append(trivial_clash(what, "draw" if within(value, key, Tolerance()).all() else "tolerance"))
         return found
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
@@ -269,6 +287,21 @@ class NumericType(QuestionType[NumericQuestion]):
                 f"shown {shown}, key {_figures(np.asarray(variant.answer))}",
                 f"widen the tolerance (sigfigs: {SHOWN_DIGITS} accepts what is shown)",
             )
+
+
+def trivial_answers(variant: Variant, key: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """(what it is, its value) for the wrong answers a guess or a slip gives, each of the key's shape."""
+    answers = [("zero", np.zeros_like(key)), ("one", np.ones_like(key))]
+    if key.ndim and key.shape[-1] > 1:
+        answers.append(("uniform weights", np.full_like(key, 1 / key.shape[-1])))
+    answers += [("the key with its sign flipped", -key), ("twice the key", 2 * key), ("half the key", key / 2)]
+    if key.ndim == 2 and key.shape[0] == key.shape[1] > 1:
+        answers.append(("the key transposed", key.T))
+    for name, value in variant.inputs.items():
+        array = np.asarray(value)
+        if array.shape == key.shape and array.dtype.kind in "biuf":
+            answers.append((f"the input {name} itself", array.astype(np.float64)))
+    return answers
 
 
 def _answer_at(question: NumericQuestion) -> Location | None:

@@ -8,6 +8,9 @@ import pytest
 
 from quiz.bank import load_bank
 from quiz.cli.main import main
+from quiz.grading.result import Verdict
+from quiz.types.draw import make_variant
+from quiz.types.registry import type_of
 
 
 def validate(capsys, path, *options):
@@ -268,3 +271,97 @@ def test_a_latex_command_turned_into_an_escape_by_double_quotes_is_named_with_it
         (9, "quoted-maths: explanation (ja) has a backspace where `\\beta` was probably meant: in a double-quoted YAML "
          "string a backslash starts an escape; write the text in single quotes or as a block scalar (|-)"),
     ]
+
+
+WEAK_WEIGHTS = """\
+id: weak-weights
+type: vector
+topic: softmax
+refs: [C6]
+prompt: {en: "Give softmax({{ s }}).", ja: "softmax({{ s }}) を求めてください。"}
+explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+params:
+  s: {normal: [4], std: 1.0, decimals: 2}
+answer: softmax(s)
+tolerance: {atol: %s}
+"""
+
+
+def test_a_tolerance_loose_enough_for_uniform_weights_fails_and_says_to_tighten_it(capsys, tmp_path):
+    # The issue's case: atol 0.3 on attention weights let uniform weights grade "Correct · 1.00".
+    path = write(tmp_path, WEAK_WEIGHTS % "0.3")
+    code, found = validate(capsys, path, "--strict", "--seeds", "20")
+    assert code == 1
+    messages = {message for line, severity, message in found if (line, severity) == (10, "warning")}
+    assert any(m.startswith("weak-weights: a trivial answer (uniform weights) grades as right on a draw of ") for m in messages)
+    assert all(m.endswith("tighten the tolerance (the default accepts any answer worked by hand to three figures)") for m in messages)
+    assert {severity for _, severity, _ in found} == {"warning"}
+    compiled = load_bank(sources=[path]).compiled("weak-weights")
+    kind = type_of(compiled.question)
+    for seed in range(20):  # served, no variant lets the guess through: those draws are drawn again
+        variant = make_variant(compiled, seed)
+        assert kind.grade(variant, [0.25] * 4).verdict is not Verdict.CORRECT, seed
+    # Looser still, a guess grades as right on most draws: no variant can be made, an error.
+    code, found = validate(capsys, write(tmp_path, WEAK_WEIGHTS % "0.5", "looser.yaml"), "--strict", "--seeds", "20")
+    [(line, severity, message)] = found
+    assert (code, line, severity) == (1, 10, "error") and "a trivial answer (zero) grades as right on" in message
+    # The default tolerance leaves no guess graded right: the question passes.
+    path = write(tmp_path, WEAK_WEIGHTS.replace("tolerance: {atol: %s}\n", ""), "fine.yaml")
+    assert validate(capsys, path, "--strict", "--seeds", "20") == (0, [])
+
+
+def test_an_answer_that_is_zero_by_identity_is_no_trivial_answer(capsys, tmp_path):
+    # The gradient of a softmax along its row sums to zero on every draw: zero is the key itself.
+    path = write(
+        tmp_path,
+        """\
+        id: gradient-row-sum
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {en: "Sum the row of the softmax Jacobian for {{ s }}.", ja: "{{ s }} の softmax のヤコビアンの行和は？"}
+        explanation: {en: "It is {{ answer }}: the weights always sum to one.", ja: "重みの和は常に 1 なので {{ answer }} です。"}
+        params:
+          s: {normal: [3], std: 1.0, decimals: 2}
+        derived:
+          p: softmax(s)
+        answer: sum(p[0] * ((arange(3) == 0) - p))
+        """,
+    )
+    assert validate(capsys, path, "--strict", "--seeds", "20") == (0, [])
+
+
+def test_an_input_often_within_tolerance_of_the_key_is_a_warning_and_never_served_as_right(capsys, tmp_path):
+    # x + a is within 1% of x whenever a is small beside x, so typing the input x would grade as right.
+    path = write(
+        tmp_path,
+        """\
+        id: near-input
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {en: "Give {{ x }} + {{ a }}.", ja: "{{ x }} + {{ a }} を求めてください。"}
+        explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+        params:
+          x: {integer: [10, 99]}
+          a: {choice: [0.05, 0.5, 2]}
+        answer: x + a
+        tolerance: {rtol: 0.01}
+        """,
+    )
+    code, found = validate(capsys, path, "--strict", "--seeds", "40")
+    assert code == 1
+    assert [(line, severity) for line, severity, _ in found] == [(11, "warning")]
+    assert "near-input: a trivial answer (the input x itself) grades as right on a draw of" in found[0][2]
+    # Some draws put x within the default tolerance too (a = 0.05), but the tolerance is the author's fix.
+    assert found[0][2].endswith("tighten the tolerance (the default accepts any answer worked by hand to three figures)")
+    # Where each such draw is within the default tolerance too, only the draw can keep them apart.
+    drawn_near = path.read_text(encoding="utf-8").replace("[0.05, 0.5, 2]", "[0.01, 2]")
+    _, near = validate(capsys, write(tmp_path, drawn_near, "near.yaml"), "--strict", "--seeds", "40")
+    assert [m for _, _, m in near] and near[0][2].endswith("draw the parameters, or add a constraint, so that the key stays away from it")
+    compiled = load_bank(sources=[path]).compiled("near-input")
+    assert compiled is not None
+    kind = type_of(compiled.question)
+    for seed in range(40):
+        variant = make_variant(compiled, seed)
+        assert kind.grade(variant, float(variant.inputs["x"])).verdict is not Verdict.CORRECT, seed

@@ -71,6 +71,10 @@ _INTERFACES = (
     Interface("attention_entropy", (Function("attention_entropy", ("weights", "valid")),), ("output", "shapes")),
     Interface("gqa_attention", (Function("gqa_attention", ("q", "k", "v")),), ("output", "shapes", "large_scores")),
     Interface("attention_backward", (Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),), ("gradients", "shapes")),
+    Interface("rope", (Function("apply_rope", ("q", "k", "positions", "base=10000.0"), returns=2),), ("output", "shapes")),
+    Interface("decode_step", (Function("decode_step", ("q", "k", "v", "k_cache", "v_cache", "position")),), ("output", "shapes")),
+    Interface("batch_mask", (Function("batch_mask", ("lengths", "S", "window", "side")),), ("output", "shapes")),
+    Interface("alibi_bias", (Function("alibi_bias", ("n_heads", "L", "S")),), ("output", "shapes")),
 )
 
 INTERFACES: Mapping[str, Interface] = MappingProxyType({interface.id: interface for interface in _INTERFACES})

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from quiz.code.interfaces import TASK_IDS
-from quiz.code.kinds import attention, backward, heads, masks, online, softmax
+from quiz.code.kinds import attention, backward, heads, linear_attention, losses, masks, online, softmax, tiled
 from quiz.code.spec import AnyTask, Task
 
-KINDS = (attention, softmax, masks, heads, online, backward)
+KINDS = (attention, softmax, masks, heads, online, backward, losses, linear_attention, tiled)
 """The modules that define tasks: every `Task` value at their top level is one."""
 
 

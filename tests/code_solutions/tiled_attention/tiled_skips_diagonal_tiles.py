@@ -17,6 +17,8 @@ def tiled_causal_attention(q, k, v, block_q, block_k):
                 break  # the diagonal and beyond: the future
             ke = min(ks + block_k, T)
             s = q[..., qs:qe, :] @ np.swapaxes(k[..., ks:ke, :], -1, -2) * scale
+            future = np.arange(ks, ke)[None, :] > np.arange(qs, qe)[:, None]
+            s = np.where(future, -np.inf, s)
             m_new = np.maximum(m, s.max(axis=-1, keepdims=True))
             p = np.exp(s - m_new)
             correction = np.exp(m - m_new)

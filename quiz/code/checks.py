@@ -18,6 +18,7 @@ CHECKS = (
     "causal_leak",  # changing tokens after t leaves outputs up to t unchanged (X10)
     "large_scores",  # large scores in float32 or float16 inputs (stable softmax, E6)
     "gradients",  # a backward function against the engine's backward pass
+    "large_logits",  # logits of ±1e4 and ±1e3, float64 and float32: a loss through log-sum-exp stays finite (Y17)
 )
 
 

@@ -68,6 +68,13 @@ _INTERFACES = (
         ("output", "shapes", "causal_leak", "large_scores"),
     ),
     Interface("online_attention", (Function("online_attention", ("q", "k", "v", "block_size")),), ("output", "shapes", "large_scores")),
+    Interface("cross_entropy", (Function("cross_entropy", ("logits", "targets"), returns=2),), ("output", "shapes", "large_logits")),
+    Interface("causal_linear_attention", (Function("causal_linear_attention", ("q", "k", "v")),), ("output", "shapes", "causal_leak")),
+    Interface(
+        "tiled_attention",
+        (Function("tiled_causal_attention", ("q", "k", "v", "block_q", "block_k"), returns=2),),
+        ("output", "shapes", "causal_leak", "large_scores"),
+    ),
     Interface("attention_entropy", (Function("attention_entropy", ("weights", "valid")),), ("output", "shapes")),
     Interface("gqa_attention", (Function("gqa_attention", ("q", "k", "v")),), ("output", "shapes", "large_scores")),
     Interface("attention_backward", (Function("attention_backward", ("q", "k", "v", "grad_out"), returns=3),), ("gradients", "shapes")),

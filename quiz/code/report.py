@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
 from quiz.code.sandbox import RunError
-from quiz.locale.i18n import tr
+from quiz.locale.i18n import DEFAULT_LANGUAGE, catalogue, tr
 
 
 def number(x: float) -> str:
@@ -12,11 +12,18 @@ def number(x: float) -> str:
     return "0" if x == 0 else f"{x:.2g}"
 
 
-def check_label(check: str, lang: str = "en", policy: dict[str, str] | None = None) -> str:
-    """The learner-facing name of `check`; the fully-masked-rows label states the policy."""
+def check_label(check: str, lang: str = "en", policy: dict[str, str] | None = None, task: str | None = None) -> str:
+    """The learner-facing name of `check`; the fully-masked-rows label states the policy.
+
+    A task whose inputs for a check differ from the general label's (no L ≠ S where queries and
+    keys share one sequence) has a label of its own, `check_<check>_<task>`.
+    """
     if check == "fully_masked_rows":
         result = tr(f"code.empty_rows_{(policy or {}).get('empty_rows', 'zero')}", lang)
         return tr("code.check_fully_masked_rows", lang, result=result)
+    own = f"code.check_{check}_{task}"
+    if task is not None and own in catalogue(DEFAULT_LANGUAGE):
+        return tr(own, lang)
     return tr(f"code.check_{check}", lang)
 
 
@@ -84,7 +91,7 @@ def evidence_text(evidence: Evidence, lang: str = "en") -> str:
 
 def _check_line(result: CheckResult, outcome: CodeOutcome, lang: str) -> str:
     mark = tr("code.passed" if result.passed else "code.failed", lang)
-    label = check_label(result.check, lang, dict(outcome.policy))
+    label = check_label(result.check, lang, dict(outcome.policy), outcome.task)
     line = f"{mark} {label}"
     if outcome.error is not None:
         return line  # the file's error is stated once, below the list
@@ -154,7 +161,7 @@ def outcome_to_json(outcome: CodeOutcome, lang: str = "en") -> dict[str, object]
         "checks": [
             {
                 "id": result.check,
-                "label": check_label(result.check, lang, dict(outcome.policy)),
+                "label": check_label(result.check, lang, dict(outcome.policy), outcome.task),
                 "passed": result.passed,
                 "shows_misconception": result.shows_mistake,
                 "evidence": _evidence_data(result.evidence, lang),

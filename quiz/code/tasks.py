@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from quiz.code.interfaces import TASK_IDS
-from quiz.code.kinds import attention, backward, decoding, heads, masks, online, positions, softmax
+from quiz.code.kinds import attention, backward, decoding, heads, linear_attention, losses, masks, online, positions, softmax, tiled
 from quiz.code.spec import AnyTask, Task
 
-KINDS = (attention, softmax, masks, heads, online, backward, positions, decoding)
+KINDS = (attention, softmax, masks, heads, online, backward, positions, decoding, losses, linear_attention, tiled)
 """The modules that define tasks: every `Task` value at their top level is one."""
 
 

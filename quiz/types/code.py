@@ -125,7 +125,7 @@ def _policy(variant: Variant) -> dict[str, str]:
 
 def _checks_json(variant: Variant, lang: str) -> list[dict[str, str]]:
     """Each check's id and learner-facing label."""
-    return [{"id": check, "label": code.check_label(check, lang, _policy(variant))} for check in _chosen_checks(variant)]
+    return [{"id": check, "label": code.check_label(check, lang, _policy(variant), _task(variant).id)} for check in _chosen_checks(variant)]
 
 
 def _signatures(variant: Variant) -> str:

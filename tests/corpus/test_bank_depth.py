@@ -18,7 +18,7 @@ import bank_parts
 import engine
 from quiz.bank import load_bank
 
-PART_FILES = ("decoding.yaml", "positions.yaml", "efficient-attention.yaml", "design-why.yaml", "cross-entropy.yaml")
+PART_FILES = ("decoding.yaml", "positions.yaml", "efficient-attention.yaml", "design-why.yaml", "cross-entropy.yaml", "code-efficient.yaml")
 NUMERIC_TYPES = {"number", "vector", "matrix"}
 SEEDS = 20
 

@@ -22,7 +22,7 @@ from urllib.parse import quote
 from fsrs import Scheduler
 
 from quiz.base import locations
-from quiz.history import cards, drafts, mocks, schema
+from quiz.history import cards, drafts, mocks, pushbacks, schema
 from quiz.history.attempts import attempts_with_marks as all_attempts_with_marks
 from quiz.history.attempts import insert_attempt, insert_new_attempts, load_attempts
 from quiz.history.cards import CardState, DueCard
@@ -162,6 +162,9 @@ class History:
                     for spoken in sitting.spoken:
                         mocks.insert_spoken(connection, spoken, keep=True)
             added = insert_new_attempts(connection, (a for a, _ in attempts))
+            for sitting in sittings:  # after the attempts they challenge
+                for pushback in sitting.pushbacks:
+                    pushbacks.insert_pushback(connection, pushback, keep=True)
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
                 ((a.id, a.at_ms) for a, easy in attempts if easy),
@@ -235,7 +238,7 @@ class History:
 
     def save_mock(self, progress: MockProgress) -> None:
         """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
-        attempts with their card updates, questions asked, and the finish, in that order.
+        attempts with their card updates, challenges met, questions asked, and the finish, in that order.
 
         Raises ValueError for an invalid attempt or an id already recorded."""
         for attempt in progress.attempts:
@@ -248,6 +251,8 @@ class History:
             for attempt in progress.attempts:
                 insert_attempt(connection, attempt)
                 cards.apply_attempt(connection, self._scheduler, attempt)
+            for pushback in progress.pushbacks:
+                pushbacks.insert_pushback(connection, pushback)
             for asked in progress.asked:
                 mocks.insert_asked(connection, asked)
             if progress.finished_ms is not None:
@@ -283,10 +288,11 @@ class History:
                 row = mocks.load_mock(connection, mock_id)
                 asked = mocks.load_asked(connection, mock_id)
                 spoken = mocks.load_spoken(connection, mock_id)
+                met = pushbacks.load_pushbacks(connection, mock_id)
                 attempts = tuple(reversed(self.attempts(mock=mock_id)))
             finally:
                 connection.execute("COMMIT")
-        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken), tuple(met))
 
     # --- internals -----------------------------------------------------------------------
 

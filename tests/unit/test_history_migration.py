@@ -48,7 +48,7 @@ def test_the_fixture_is_a_v1_file():
 def test_a_v1_file_migrates_to_the_current_schema_keeping_everything(v1_file):
     before = snapshot(v1_file)
     with open_store(v1_file) as store:
-        assert schema.user_version(store.connection()) == schema.CURRENT == 3
+        assert schema.user_version(store.connection()) == schema.CURRENT == 4
         after = snapshot(v1_file)
         assert after["attempts"] == before["attempts"]
         assert after["cards"] == before["cards"] and after["easy"] == before["easy"] and after["settings"] == before["settings"]
@@ -130,11 +130,11 @@ def test_the_v2_fixture_is_a_v2_file_with_a_mock_attempt_and_a_draft():
     assert [row[-1] for row in before["attempts"]].count("mock-old-1") == 2
 
 
-def test_a_v2_file_migrates_to_v3_keeping_everything_after_a_backup(v2_file):
+def test_a_v2_file_migrates_to_the_current_schema_keeping_everything_after_a_backup(v2_file):
     before = snapshot_v2(v2_file)
     original = FIXTURE_V2.read_bytes()
     with open_store(v2_file) as store:
-        assert schema.user_version(store.connection()) == 3
+        assert schema.user_version(store.connection()) == schema.CURRENT
         after = snapshot_v2(v2_file)
         assert {k: v for k, v in after.items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
         assert store.mocks() == [] and store.running_mocks() == []

@@ -26,7 +26,7 @@ def test_every_types_scaffold_passes_strict_validation_as_it_is(capsys, tmp_path
     assert out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 0 warnings"
 
 
-OTHER = "- {id: ID, type: truefalse, topic: scaling, refs: [A1], prompt: {en: S., ja: S。}, answer: true, explanation: {en: E., ja: E。}}\n"
+OTHER = "- {id: ID, type: truefalse, topic: scaling, refs: [B1], prompt: {en: S., ja: S。}, answer: true, explanation: {en: E., ja: E。}}\n"
 
 
 @pytest.mark.parametrize("kind", ["number", "explain"])

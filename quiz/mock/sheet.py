@@ -91,7 +91,7 @@ def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang:
         lines += [f"- [ ] {_plain(variant.text(point, lang))}" for point in question.rubric]
     if question.pushback:
         lines += ["", f"**{tr('mock.sheet_pushback', lang)}**", ""]
-        lines += [f"- ({tr(f'mock.sheet_after_{p.after}', lang)}) {_plain(variant.text(p.text, lang))}" for p in question.pushback]
+        lines += [f"- {_condition(f'mock.sheet_after_{p.after}', lang)} {_plain(variant.text(p.text, lang))}" for p in question.pushback]
         lines += ["", tr("mock.sheet_pushback_rule", lang)]
     tree = follow_up_tree(bank, question, lang)
     if tree:
@@ -99,6 +99,11 @@ def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang:
         if any(line.startswith(" ") for line in tree) or any(f.when != "any" for f in question.follow_ups):  # a chain or a branch
             lines += ["", tr("mock.sheet_chain_rule", lang)]
     return lines
+
+
+def _condition(key: str, lang: str) -> str:
+    """A condition in brackets, as the language writes them."""
+    return tr("mock.sheet_condition", lang, condition=tr(key, lang))
 
 
 def follow_up_tree(bank: Bank, question: QuestionBase, lang: str, depth: int = 0, path: tuple[str, ...] = ()) -> list[str]:
@@ -110,10 +115,10 @@ def follow_up_tree(bank: Bank, question: QuestionBase, lang: str, depth: int = 0
         if link.id not in bank.questions or link.id in path:
             continue
         follow = bank.questions[link.id]
-        when = f" ({tr(f'mock.sheet_when_{link.when}', lang)})" if link.when != "any" else ""
+        when = f" {_condition(f'mock.sheet_when_{link.when}', lang)}" if link.when != "any" else ""
         lines.append(f"{'  ' * depth}- `{follow.id}`{when}: {prompt_preview(follow, lang, 160)}")
         for pushback in follow.pushback:
-            after = tr(f"mock.sheet_after_{pushback.after}", lang)
-            lines.append(f"{'  ' * (depth + 1)}- {tr('mock.sheet_pushback', lang)} ({after}) {_plain(pushback.text.get(lang))}")
+            item = tr("mock.sheet_pushback_item", lang, after=tr(f"mock.sheet_after_{pushback.after}", lang), text=_plain(pushback.text.get(lang)))
+            lines.append(f"{'  ' * (depth + 1)}- {item}")
         lines += follow_up_tree(bank, follow, lang, depth + 1, path)
     return lines

@@ -24,6 +24,7 @@ from quiz.mock.compose import MockPlan, PlannedQuestion, bank_fingerprint, varia
 from quiz.mock.options import MockOptions, mock_key
 from quiz.mock.report_text import report_json, report_markdown
 from quiz.mock.session import MockSession
+from quiz.mock.sheet import interviewer_sheet
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -265,3 +266,18 @@ def test_an_unknown_follow_up_and_a_cycle_through_branches_are_located(tmp_path)
     errors = {(d.location.line, d.message) for d in load_bank([path]).report.errors}
     assert (1, "a: follow_ups: no question 'nosuch' in the bank") in errors
     assert (1, "a: follow_ups lead back round: a → b → a") in errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_interviewers_sheet_prints_the_chain_as_a_tree_with_its_conditions_and_pushbacks(lang):
+    sheet = interviewer_sheet(BANK, plan_of(ROOT, minutes=20), lang)
+    tree = [line for line in sheet.splitlines() if line.lstrip().startswith("- `") or "- Push back" in line or "- 念押し" in line]
+    right, wrong = ("(if the answer is right)", "(if the answer is wrong)") if lang == "en" else ("（正答だった場合）", "（誤答だった場合）")
+    assert [line.split(":")[0].split("：")[0] for line in tree] == [
+        f"- `{DEEPER}` {right}",
+        f"  - `{NARROWER}` {wrong}",
+        "    - Push back after a right answer" if lang == "en" else "    - 念押し（正答のあと）",
+        "    - Push back after a wrong answer" if lang == "en" else "    - 念押し（誤答のあと）",
+        f"- `{BACK}` {wrong}",
+        "  - `decode-step-flops-with-cache`",
+    ]

@@ -19,7 +19,7 @@ from quiz.bank import Bank, load_bank
 from quiz.format.model import option_ids
 from quiz.history.recorder import Recorder
 from quiz.history.store import History, open_history
-from quiz.history.transfer import export, import_file
+from quiz.history.transfer import ImportProblem, export, import_file
 from quiz.mock.compose import MockPlan, PlannedQuestion, bank_fingerprint, variant_seed
 from quiz.mock.options import MockOptions, mock_key
 from quiz.mock.report_text import report_json, report_markdown
@@ -281,3 +281,33 @@ def test_the_interviewers_sheet_prints_the_chain_as_a_tree_with_its_conditions_a
         f"- `{BACK}` {wrong}",
         "  - `decode-step-flops-with-cache`",
     ]
+
+
+def test_an_export_written_before_pushbacks_imports_and_a_bad_pushback_is_a_located_problem(tmp_path):
+    clock = FakeClock()
+    session = start(plan_of(NARROWER, minutes=5), clock)
+    answer(session, clock, right=True)
+    session.hold()
+    out = io.StringIO()
+    with stored_history() as history:
+        export(history, out, "jsonl")
+    lines = out.getvalue().splitlines()
+    mock_line = next(n for n, line in enumerate(lines) if '"record": "mock"' in line)
+    record = json.loads(lines[mock_line])
+    older = [*lines[:mock_line], json.dumps({k: v for k, v in record.items() if k != "pushbacks"}), *lines[mock_line + 1 :]]
+    (tmp_path / "old.jsonl").write_text("\n".join(older) + "\n", encoding="utf-8")
+    record["pushbacks"][0]["choice"] = "waver"
+    bad = [*lines[:mock_line], json.dumps(record), *lines[mock_line + 1 :]]
+    (tmp_path / "bad.jsonl").write_text("\n".join(bad) + "\n", encoding="utf-8")
+    for name in ("old", "bad"):
+        (tmp_path / name).mkdir()
+        other = open_history(tmp_path / name / "history.sqlite3")
+        assert isinstance(other, History)
+        with other:
+            if name == "old":
+                import_file(other, tmp_path / "old.jsonl")
+                assert other.mock(session.mock_id).pushbacks == ()
+            else:
+                with pytest.raises(ImportProblem) as caught:
+                    import_file(other, tmp_path / "bad.jsonl")
+                assert caught.value.line == mock_line + 1 and "choice must be hold or revise, got 'waver'" in caught.value.message

@@ -353,7 +353,7 @@ class FollowUp(Fieldwise):
     @classmethod
     def json_schema(cls) -> dict[str, Any]:
         return {
-            "description": "A question id (asked after any answer), or {id, when}: asked only after a right or a wrong answer.",
+            "description": "A question id (asked after any answer), or {id, when}: asked after a right answer, a wrong one, or any.",
             "anyOf": [
                 {"type": "string"},
                 {

@@ -431,3 +431,26 @@ async def test_a_pushback_is_put_in_the_mock_screen_and_held_or_revised_with_f7_
     with stored() as history:
         [met] = history.mock(session.mock_id).pushbacks
     assert (met.choice, met.verdict) == (("hold", "correct") if lang == "en" else ("revise", "correct"))
+
+
+async def test_a_mock_resumed_while_a_pushback_waited_puts_it_again():
+    bank = load_bank()
+    clock = SetClock()
+    recorder = Recorder()
+    plan = plan_of("prefill-compute-decode-bandwidth", "trained-scores-unit-variance", bank=bank)
+    session = MockSession.start(bank, plan, recorder, lang="en", clock=clock, wall=clock.wall)
+    clock.now += 20
+    session.submit(correct_options(session.current)[0])
+    assert session.challenge is not None
+    recorder.close()  # the process ends with the challenge put and not met
+    app = mock_app(plan_of("fx-matrix"), clock, bank=bank)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # Resume it
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MockScreen) and screen.challenged and screen.variant.question.id == "prefill-compute-decode-bandwidth"
+        assert str(screen.query_one("#pushback").render()).startswith("The interviewer pushes back: Are you sure?")
+        await pilot.press("f7")
+        await settle(pilot)
+        assert screen.variant.question.id == "trained-scores-unit-variance"

@@ -74,12 +74,12 @@ class MockScreen(AnsweringScreen):
     async def on_mount(self) -> None:
         self.title = tr("mockapp.title", self.lang)
         self.sub_title = self.session.plan.key
-        if self.session.current is None:  # resumed after its end: straight on to what follows
-            self._over()
-            return
-        if self.session.challenge is not None:  # resumed with a challenge not yet met
+        if self.session.challenge is not None:  # resumed with a challenge not yet met: put it again
             await self._ask(self.session.challenge.variant)
             self._put_challenge()
+            return
+        if self.session.current is None:  # resumed after its end: straight on to what follows
+            self._over()
             return
         await self._ask(self.session.current)
 

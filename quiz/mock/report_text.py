@@ -143,7 +143,8 @@ def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
         revised = " ".join((row.response or "–").split())
         said = tr("mockreport.pushback_held", lang) if row.choice == "hold" else tr("mockreport.pushback_revised", lang, answer=revised)
         out.append(f"  - {said}")
-        out.append(f"  - {tr(f'mockreport.pushback_{pushback.case}', lang)} {tr('mockreport.score', lang, score=_percent(row.score))}")
+        out.append(f"  - {tr(f'mockreport.pushback_{pushback.case}', lang)}")
+        out.append(f"  - {tr('mockreport.score', lang, score=_percent(row.score))}")
     return out
 
 

@@ -20,7 +20,7 @@ from quiz.models.questions import ExplainQuestion
 from quiz.render.mathtext import markdown_to_plain
 from quiz.types.draw import make_variant
 from quiz.types.present import answer_line
-from quiz.types.preview import prompt_preview
+from quiz.types.preview import one_line, prompt_preview
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -108,7 +108,8 @@ def _condition(key: str, lang: str) -> str:
 
 def follow_up_tree(bank: Bank, question: QuestionBase, lang: str, depth: int = 0, path: tuple[str, ...] = ()) -> list[str]:
     """The follow-ups of `question` as a nested Markdown list: each with the answer it follows and
-    its pushback, its own follow-ups below it (a question already on the path is not repeated)."""
+    its pushback, its own follow-ups below it (a question already on the path is not repeated).
+    Outside any variant: a drawn value reads `…`, as in the prompts' previews."""
     lines = []
     path = (*path, question.id)
     for link in question.follow_ups:
@@ -118,7 +119,7 @@ def follow_up_tree(bank: Bank, question: QuestionBase, lang: str, depth: int = 0
         when = f" {_condition(f'mock.sheet_when_{link.when}', lang)}" if link.when != "any" else ""
         lines.append(f"{'  ' * depth}- `{follow.id}`{when}: {prompt_preview(follow, lang, 160)}")
         for pushback in follow.pushback:
-            item = tr("mock.sheet_pushback_item", lang, after=tr(f"mock.sheet_after_{pushback.after}", lang), text=_plain(pushback.text.get(lang)))
+            item = tr("mock.sheet_pushback_item", lang, after=tr(f"mock.sheet_after_{pushback.after}", lang), text=one_line(pushback.text, lang))
             lines.append(f"{'  ' * (depth + 1)}- {item}")
         lines += follow_up_tree(bank, follow, lang, depth + 1, path)
     return lines

@@ -3,7 +3,8 @@
 A sitting's record (`"record": "mock"`) carries what its attempts cannot: the plan, the stored
 start, the questions in the order asked and the spoken answers with their self-grades, so a
 report can be written again on the machine it is imported on, and the challenges met
-(`pushbacks`, absent from exports written before pushbacks existed). CSV exports carry attempts only.
+(`pushbacks`, absent from exports written before pushbacks existed). A challenge met in practice
+has a record of its own (`"record": "pushback"`). CSV exports carry attempts only.
 Reading a record checks every field; a bad one is an ImportProblem with its line.
 """
 
@@ -20,6 +21,7 @@ from quiz.history.pushbacks import CHOICES, PushbackRow
 from quiz.history.records import to_ms
 
 RECORD: Final = "mock"
+PUSHBACK_RECORD: Final = "pushback"
 FIELDS: Final = (
     "format", "record", "id", "key", "options", "plan", "lang", "feedback", "start_clock", "start_wall", "start_boot",
     "started", "status", "finished", "asked", "spoken", "pushbacks",
@@ -55,14 +57,26 @@ def exported_mock(stored: StoredMock, format_version: int, iso: Callable[[int], 
             }
             for s in stored.spoken
         ],
-        "pushbacks": [
-            {
-                "id": p.id, "attempt": p.attempt, "question": p.question, "choice": p.choice, "response": p.response,
-                "score": p.score, "verdict": p.verdict, "at": iso(p.at_ms), "duration_ms": p.duration_ms,
-            }
-            for p in stored.pushbacks
-        ],
+        "pushbacks": [_pushback_fields(p, iso) for p in stored.pushbacks],
     }  # fmt: skip
+
+
+def exported_pushback(row: PushbackRow, format_version: int, iso: Callable[[int], str]) -> dict[str, Any]:
+    """A challenge met outside a mock interview as an export record of its own."""
+    return {"format": format_version, "record": PUSHBACK_RECORD, **_pushback_fields(row, iso)}
+
+
+def _pushback_fields(p: PushbackRow, iso: Callable[[int], str]) -> dict[str, Any]:
+    return {
+        "id": p.id, "attempt": p.attempt, "question": p.question, "choice": p.choice, "response": p.response,
+        "score": p.score, "verdict": p.verdict, "at": iso(p.at_ms), "duration_ms": p.duration_ms,
+    }  # fmt: skip
+
+
+def pushback_from_record(record: Mapping[str, Any]) -> PushbackRow:
+    """The challenge met that a pushback record describes; BadMock if any field is wrong."""
+    _fields(record, ("format", "record", *PUSHBACK_FIELDS), "the pushback record")
+    return _pushback(None, {k: v for k, v in record.items() if k in PUSHBACK_FIELDS})
 
 
 def mock_from_record(record: Mapping[str, Any]) -> StoredMock:
@@ -122,7 +136,7 @@ def _spoken(mock_id: str, item: Any) -> SpokenRow:
     )  # fmt: skip
 
 
-def _pushback(mock_id: str, item: Any) -> PushbackRow:
+def _pushback(mock_id: str | None, item: Any) -> PushbackRow:
     _fields(item, PUSHBACK_FIELDS, "a pushback")
     for name in ("id", "attempt"):
         _uuid(item, name, "a pushback's")

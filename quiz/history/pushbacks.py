@@ -49,7 +49,8 @@ def insert_pushback(connection: sqlite3.Connection, row: PushbackRow, *, keep: b
     )
 
 
-def load_pushbacks(connection: sqlite3.Connection, mock_id: str) -> list[PushbackRow]:
-    """The challenges met in sitting `mock_id`, in the order given."""
-    rows = connection.execute(f"SELECT {COLUMNS} FROM pushbacks WHERE mock = ? ORDER BY at_ms, seq", (mock_id,))
+def load_pushbacks(connection: sqlite3.Connection, mock_id: str | None) -> list[PushbackRow]:
+    """The challenges met in sitting `mock_id` (None: outside any sitting, in practice), in the order given."""
+    where = "mock = ?" if mock_id is not None else "mock IS NULL"
+    rows = connection.execute(f"SELECT {COLUMNS} FROM pushbacks WHERE {where} ORDER BY at_ms, seq", (mock_id,) if mock_id is not None else ())
     return [PushbackRow(*row) for row in rows]

@@ -21,7 +21,7 @@ from quiz.history.mocks import SpokenRow, StoredMock, chain_depth
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord
 from quiz.mock.compose import drawn_variant
-from quiz.mock.pushback import pushback_case, pushback_for
+from quiz.session.pushback import pushback_case, pushback_for
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -71,7 +71,7 @@ class QuestionLine:
 
 @dataclass(frozen=True)
 class PushbackLine:
-    """A challenge put to an answer: its text, how it was met, and which case that was (quiz.mock.pushback)."""
+    """A challenge put to an answer: its text, how it was met, and which case that was (quiz.session.pushback)."""
 
     text: Text | None
     """None when the variant is not drawn (scores alone) or the bank no longer has the challenge."""

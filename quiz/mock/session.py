@@ -16,7 +16,7 @@ or planned is asked next if the time left covers its budget; when none is, the c
 next planned question is asked. A spoken answer is graded after the interview, so only `any`
 follows it. Pushback: a graded answer whose question has a fitting pushback is challenged before
 anything else is asked (`challenge`); the candidate holds it (`hold`) or revises it (`revise`),
-and the challenge is graded and committed like an answer (quiz.mock.pushback). The chain then
+and the challenge is graded and committed like an answer (quiz.session.pushback). The chain then
 branches on the answer that stands. A sitting resumed keeps its chain (each asked row names the
 question it follows up) and a challenge not yet met is put again. If the history file cannot be
 used the interview still runs, in memory.
@@ -40,8 +40,8 @@ from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
-from quiz.mock.pushback import Challenge, answer_right, pushback_for
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
+from quiz.session.pushback import Challenge, answer_right, pushback_for
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 

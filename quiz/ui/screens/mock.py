@@ -26,9 +26,9 @@ from quiz.answer_text import Invalid
 from quiz.grading.result import Result
 from quiz.history.pushbacks import PushbackRow
 from quiz.locale.i18n import tr
-from quiz.mock.pushback import pushback_case
 from quiz.mock.session import SPOKEN
 from quiz.render.mathtext import markdown_to_plain
+from quiz.session.pushback import pushback_case
 from quiz.types.registry import type_of
 from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.answer_widgets.notes import NotesAnswer

@@ -20,15 +20,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import var
-from textual.widgets import Header, Static
+from textual.widgets import Header
 
 from quiz.answer_text import Invalid
 from quiz.grading.result import Result
 from quiz.history.pushbacks import PushbackRow
 from quiz.locale.i18n import tr
 from quiz.mock.session import SPOKEN
-from quiz.render.mathtext import markdown_to_plain
-from quiz.session.pushback import pushback_case
+from quiz.session.pushback import Challenge
 from quiz.types.registry import type_of
 from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.answer_widgets.notes import NotesAnswer
@@ -37,6 +36,7 @@ from quiz.ui.messages import MockOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.clocks import ClockBar
 from quiz.ui.widgets.feedback import FeedbackView
+from quiz.ui.widgets.pushback import pushback_outcome, pushback_prompt
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
@@ -51,8 +51,8 @@ class MockScreen(AnsweringScreen):
     CSS_PATH = "mock.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f6,ctrl+n", "next_question", "ui.key_next", priority=True),
-        Binding("f7", "hold", "mockapp.key_hold", priority=True),
-        Binding("f8", "revise", "mockapp.key_revise", priority=True),
+        Binding("f7", "hold", "ui.key_hold", priority=True),
+        Binding("f8", "revise", "ui.key_revise", priority=True),
         Binding("escape", "end_interview", "mockapp.key_end"),
     ]
     challenged: var[bool] = var(False, bindings=True, init=False)
@@ -66,6 +66,7 @@ class MockScreen(AnsweringScreen):
         self.end_armed = False
         self._graded: tuple[Result, object] | None = None
         """The answer's result and response while a pushback is put, for the feedback that waits."""
+        self._challenge: Challenge | None = None
 
     def compose_top(self) -> ComposeResult:
         yield Header()
@@ -163,9 +164,8 @@ class MockScreen(AnsweringScreen):
         """Show the pushback above the answer, which stays open for a revision."""
         challenge = self.session.challenge
         assert challenge is not None
-        text = tr("mockapp.pushback_prompt", self.lang, text=markdown_to_plain(challenge.variant.text(challenge.pushback.text, self.lang)).strip())
-        dock = self.query_one("#answer-dock")
-        dock.mount(Static(f"{text}\n{tr('mockapp.pushback_choose', self.lang)}", id="pushback", markup=False), before=0)
+        self._challenge = challenge
+        self.query_one("#answer-dock").mount(pushback_prompt(challenge, self.lang), before=0)
         self.challenged = True
         self.focus_answer()
 
@@ -185,13 +185,12 @@ class MockScreen(AnsweringScreen):
 
     async def _challenge_met(self, row: PushbackRow) -> None:
         """The challenge is graded and committed: take its prompt away, then feedback or the next question."""
-        variant, graded = self.variant, self._graded
-        self.challenged, self._graded = False, None
+        variant, graded, challenge = self.variant, self._graded, self._challenge
+        self.challenged, self._graded, self._challenge = False, None, None
         await self.query("#pushback").remove()
-        if self.session.feedback == "each" and variant is not None and graded is not None:
+        if self.session.feedback == "each" and variant is not None and graded is not None and challenge is not None:
             await self._show_feedback(variant, *graded)
-            case = pushback_case(graded[0].verdict == "correct", row)
-            self.say(f"{tr(f'mockreport.pushback_{case}', self.lang)} {tr('mockapp.next_hint', self.lang)}")
+            self.say(f"{pushback_outcome(challenge, row, self.lang)} {tr('mockapp.next_hint', self.lang)}")
             return
         await self._go_on()
 

@@ -152,8 +152,8 @@ class Recorder:
         return self._using(lambda history: history.mark_easy(attempt.id, self.now_ms()))
 
     def record_pushback(self, row: PushbackRow) -> bool:
-        """Commit a challenge met to an attempt recorded (practice; a mock's go with its steps)."""
-        self._given.append(row.score)
+        """Commit a challenge met to an attempt recorded (practice; a mock's go with its steps). Not
+        an answer of its own: today's count, of attempts, leaves it out."""
         return self._write(lambda history: history.save_pushback(row))
 
     # -- mock interviews: each write committed before returning; False when it was not saved --------

@@ -22,12 +22,14 @@ from typing import Final
 from quiz.authoring.fields import field_location
 from quiz.authoring.selftest import self_test, time_scale
 from quiz.bank import load_bank
+from quiz.bank.links import check_chain_times
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
 from quiz.format.claims import Claims
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Diagnostic, Report, Severity
 from quiz.format.model import QuestionBase
+from quiz.mock.options import MAX_MINUTES
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,7 @@ def validate_packs(
     bank = load_bank(paths or None, extra=extra)
     report = Report()
     report.extend(bank.report)
+    check_chain_times(bank.questions, report, MAX_MINUTES * 60)  # a chain must fit the longest mock
     for question in bank.rejected:  # its broken rules are reported already: check the rest of it
         check_question(question, bank.claims, report)
     files: dict[Path, list[QuestionBase]] = {}

@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 FORMAT: Final = 2
 """The layout of the cache file; a change to it is a change to the quiz's sources too."""
 FOLLOW_UPS: Final = tuple[str, ...]
-"""The model's type of a question's follow-ups, kept beside its id so that it is known unbuilt."""
+"""The type of a question's follow-up ids, kept beside its id so that they are known unbuilt."""
 MAX_CACHE_BYTES: Final = 64 * 1024 * 1024
 """A larger cache file is ignored unread (the bundled bank's is about 1 MB)."""
 KEPT_FILES: Final = 8
@@ -216,7 +216,7 @@ class BankCache:
                 question: QuestionBase | None = decode(json.loads(text), Question, home)
         except (CacheMismatch, IndexError, TypeError, ValueError, RecursionError):  # ValueError: damaged JSON
             question = None
-        if question is not None and (question.id, question.follow_ups) == index:
+        if question is not None and (question.id, question.follow_up_ids) == index:
             return question
         self._unfit(key)
         question_id = index[0]
@@ -296,7 +296,7 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
         elif isinstance(event, Found):
             # The question as JSON text, parsed only when it is built: a warm start reads one.
             question = event.question
-            encoded.append(["found", question.id, encode(question.follow_ups, FOLLOW_UPS), _line(encode(question, Question, home))])
+            encoded.append(["found", question.id, encode(question.follow_up_ids, FOLLOW_UPS), _line(encode(question, Question, home))])
         elif isinstance(event, Rejected):
             encoded.append(["rejected", encode(event.question, Question, home), encode(event.skipped, SkippedQuestion, home)])
         else:

@@ -1,4 +1,5 @@
-"""Checks across questions: every follow-up names a question of the bank, and none leads back."""
+"""Checks across questions: every follow-up names a question of the bank, none leads back, and
+no chain of follow-ups is longer than the longest mock interview."""
 
 from __future__ import annotations
 
@@ -56,3 +57,36 @@ def _cycles(questions: Questions) -> list[list[str]]:
                 state[node] = 2
                 path.pop()
     return cycles
+
+
+def check_chain_times(questions: Questions, report: Report, limit: float) -> None:
+    """Report each follow-up that a chain reaches only past `limit` seconds of time budgets (the
+    longest mock interview): no interview can follow the chain from its start that far.
+
+    A chain starts at a question that is no other's follow-up; budgets add up along it. Builds
+    every question on a chain (their times are needed). Cycles are reported by `check_follow_ups`.
+    """
+    followed = {f for question_id in questions for f in questions.follow_ups(question_id)}
+    reported: set[tuple[str, int]] = set()
+    for root in questions:
+        if root in followed or not questions.follow_ups(root):
+            continue
+        stack: list[tuple[list[str], float]] = [([root], float(questions[root].time))]
+        while stack:
+            path, spent = stack.pop()
+            parent = questions[path[-1]]
+            for index, child in enumerate(questions.follow_ups(path[-1])):
+                if child not in questions or child in path:
+                    continue
+                total = spent + questions[child].time
+                if total <= limit:
+                    stack.append(([*path, child], total))
+                elif (parent.id, index) not in reported:
+                    reported.add((parent.id, index))
+                    where = located(parent, "follow_ups", index) or parent.source or Location(Path("<bank>"))
+                    chain = " → ".join([*path, child])
+                    report.error(
+                        where,
+                        f"{parent.id}: follow_ups: the chain {chain} needs {total:g} s of time budgets, beyond the longest mock "
+                        f"interview ({limit:g} s); no interview can follow it to '{child}'",
+                    )

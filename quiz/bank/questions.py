@@ -15,7 +15,7 @@ from quiz.format.model import QuestionBase
 
 
 class Deferred:
-    """A question known by its id and follow-ups, whose model `build` makes when first asked."""
+    """A question known by its id and its follow-ups' ids, whose model `build` makes when first asked."""
 
     __slots__ = ("build", "follow_ups", "id")
 
@@ -23,6 +23,11 @@ class Deferred:
         self.id = question_id
         self.follow_ups = follow_ups
         self.build = build
+
+    @property
+    def follow_up_ids(self) -> tuple[str, ...]:
+        """The follow-ups' ids, as a built question gives them."""
+        return self.follow_ups
 
 
 class Questions(MutableMapping[str, QuestionBase]):
@@ -37,7 +42,7 @@ class Questions(MutableMapping[str, QuestionBase]):
 
     def follow_ups(self, question_id: str) -> tuple[str, ...]:
         """The follow-ups of `question_id`, without building it."""
-        return self._entries[question_id].follow_ups
+        return self._entries[question_id].follow_up_ids
 
     def __getitem__(self, question_id: str) -> QuestionBase:
         entry = self._entries[question_id]

@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import field
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 from quiz.base.fieldwise import Fieldwise, record
 from quiz.format.convert import report_refused
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import Marks, Where
 from quiz.format.scalars import FLOAT_PATTERN, INT_PATTERN, INVALID, MAX_FLOAT_CHARS, MAX_INT_DIGITS, describe
+from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import Refused, YamlList, YamlMap
 from quiz.locale.i18n import LANGUAGES
 
@@ -310,6 +311,70 @@ class Option(Fieldwise):
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
 
+WHEN: Final = ("right", "wrong", "any")
+"""When a follow-up is asked or a pushback put: after a right answer, a wrong one (partial
+credit included), or either."""
+
+
+def outcome_matches(when: str, right: bool | None) -> bool:
+    """Whether `when` (WHEN) applies to an answer that was right (True), wrong (False) or not graded yet (None: only `any`)."""
+    return when == "any" or (right is not None and when == ("right" if right else "wrong"))
+
+
+@record(slots=True)
+class FollowUp(Fieldwise):
+    """A question an interviewer asks next, and after which answers: `id`, or `{id: X, when: right}`."""
+
+    id: str
+    when: str = "any"
+
+    @classmethod
+    def from_yaml(cls, value: object, where: Where, report: Report) -> object:
+        if isinstance(value, str):
+            return cls(str(value))
+        if not (isinstance(value, YamlMap) and "id" in value):
+            report.error(where.location(), f"{where.field}: expected a question id or {{id: ..., when: right|wrong|any}}, got {describe(value)}")
+            return INVALID
+        ok = True
+        for key in value:
+            if key not in ("id", "when"):
+                report.error(where.child(key, value.marks[key]).location(), f"{where.field}: unknown field '{key}' in a follow-up (id, when)")
+                ok = False
+        question_id, when = value["id"], value.get("when", "any")
+        if not isinstance(question_id, str):
+            report.error(where.child("id", value.marks["id"]).location(), f"{where.field}.id: expected a question id, got {describe(question_id)}")
+            ok = False
+        if when not in WHEN:
+            at = where.child("when", value.marks["when"]).location()
+            report.error(at, f"{where.field}.when: expected one of right, wrong, any, got {describe(when)}{did_you_mean(when, WHEN)}")
+            ok = False
+        return cls(str(question_id), str(when)) if ok else INVALID
+
+    @classmethod
+    def json_schema(cls) -> dict[str, Any]:
+        return {
+            "description": "A question id (asked after any answer), or {id, when}: asked after a right answer, a wrong one, or any.",
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "when": {"enum": list(WHEN), "description": "right, wrong or any (default)."}},
+                    "required": ["id"],
+                    "additionalProperties": False,
+                },
+            ],
+        }
+
+
+@record(slots=True, kw_only=True)
+class Pushback(Fieldwise):
+    """A challenge put once the answer is graded ("Are you sure?"): the candidate holds the answer or revises it."""
+
+    yaml_label: ClassVar[str] = "pushback"
+    after: Literal["right", "wrong", "any"] = field(default="any", metadata=doc("Put after a right answer, a wrong one, or either (default any)."))
+    text: Text = field(metadata=doc("The challenge as the interviewer puts it."))
+
+
 @record(kw_only=True)
 class QuestionBase(Fieldwise):
     """Fields every question has."""
@@ -332,8 +397,15 @@ class QuestionBase(Fieldwise):
     hints: tuple[Text, ...] = field(default=(), metadata=doc("Hints, shown one at a time."))
     hint_penalty: float = field(default=HINT_PENALTY, metadata=doc("Share of the score each hint costs (default 0.25).", minimum=0, maximum=1))
     explanation: Text | None = field(default=None, metadata=doc("The worked solution, shown after answering."))
-    follow_ups: tuple[str, ...] = field(
-        default=(), metadata=doc("Ids of questions an interviewer asks next to probe deeper (mock interviews ask one).")
+    follow_ups: tuple[FollowUp, ...] = field(
+        default=(),
+        metadata=doc(
+            "Questions an interviewer asks next to probe deeper: ids, or {id, when: right|wrong|any} to branch on the answer; "
+            "a follow-up may have follow-ups of its own."
+        ),
+    )
+    pushback: tuple[Pushback, ...] = field(
+        default=(), metadata=doc("Challenges put once the answer is graded; the first whose `after` fits the answer is put.")
     )
     source: Location | None = field(default=None, compare=False, metadata=INTERNAL)
     version: str = field(default="", compare=False, metadata=INTERNAL)
@@ -344,6 +416,11 @@ class QuestionBase(Fieldwise):
             error_at(where, raw, "id", f"id '{self.id}' must be lower-case letters, digits, - or _ (it names the question in history)", report)
         # The rules of one question type are in `quiz.types.rules` (light: no behaviour), checked by
         # `quiz.types.registry.convert_question` once the question is made.
+
+    @property
+    def follow_up_ids(self) -> tuple[str, ...]:
+        """The ids of the follow-ups, whatever their conditions."""
+        return tuple(f.id for f in self.follow_ups)
 
     @property
     def is_parametric(self) -> bool:

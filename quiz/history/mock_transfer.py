@@ -2,7 +2,9 @@
 
 A sitting's record (`"record": "mock"`) carries what its attempts cannot: the plan, the stored
 start, the questions in the order asked and the spoken answers with their self-grades, so a
-report can be written again on the machine it is imported on. CSV exports carry attempts only.
+report can be written again on the machine it is imported on, and the challenges met
+(`pushbacks`, absent from exports written before pushbacks existed). A challenge met in practice
+has a record of its own (`"record": "pushback"`). CSV exports carry attempts only.
 Reading a record checks every field; a bad one is an ImportProblem with its line.
 """
 
@@ -15,14 +17,19 @@ from datetime import datetime
 from typing import Any, Final
 
 from quiz.history.mocks import LEVELS, STATUSES, AskedRow, MockRow, SpokenRow, StoredMock
+from quiz.history.pushbacks import CHOICES, PushbackRow
 from quiz.history.records import to_ms
 
 RECORD: Final = "mock"
+PUSHBACK_RECORD: Final = "pushback"
 FIELDS: Final = (
     "format", "record", "id", "key", "options", "plan", "lang", "feedback", "start_clock", "start_wall", "start_boot",
-    "started", "status", "finished", "asked", "spoken",
+    "started", "status", "finished", "asked", "spoken", "pushbacks",
 )  # fmt: skip
+OPTIONAL: Final = ("pushbacks",)
+"""Fields an older export may lack."""
 ASKED_FIELDS: Final = ("position", "question", "seed", "budget", "follow_up_of", "shown_s")
+PUSHBACK_FIELDS: Final = ("id", "attempt", "question", "choice", "response", "score", "verdict", "at", "duration_ms")
 SPOKEN_FIELDS: Final = ("id", "position", "question", "version", "key", "seed", "inputs", "lang", "notes", "at", "duration_ms", "levels", "graded")
 
 
@@ -50,12 +57,31 @@ def exported_mock(stored: StoredMock, format_version: int, iso: Callable[[int], 
             }
             for s in stored.spoken
         ],
+        "pushbacks": [_pushback_fields(p, iso) for p in stored.pushbacks],
     }  # fmt: skip
+
+
+def exported_pushback(row: PushbackRow, format_version: int, iso: Callable[[int], str]) -> dict[str, Any]:
+    """A challenge met outside a mock interview as an export record of its own."""
+    return {"format": format_version, "record": PUSHBACK_RECORD, **_pushback_fields(row, iso)}
+
+
+def _pushback_fields(p: PushbackRow, iso: Callable[[int], str]) -> dict[str, Any]:
+    return {
+        "id": p.id, "attempt": p.attempt, "question": p.question, "choice": p.choice, "response": p.response,
+        "score": p.score, "verdict": p.verdict, "at": iso(p.at_ms), "duration_ms": p.duration_ms,
+    }  # fmt: skip
+
+
+def pushback_from_record(record: Mapping[str, Any]) -> PushbackRow:
+    """The challenge met that a pushback record describes; BadMock if any field is wrong."""
+    _fields(record, ("format", "record", *PUSHBACK_FIELDS), "the pushback record")
+    return _pushback(None, {k: v for k, v in record.items() if k in PUSHBACK_FIELDS})
 
 
 def mock_from_record(record: Mapping[str, Any]) -> StoredMock:
     """The sitting a record describes (its attempts travel as attempt records); BadMock if any field is wrong."""
-    _fields(record, FIELDS, "the mock record")
+    _fields(record, FIELDS, "the mock record", optional=OPTIONAL)
     mock_id = _text(record, "id")
     if record["feedback"] not in ("end", "each"):
         raise BadMock(f"feedback must be end or each, got {record['feedback']!r}")
@@ -74,7 +100,8 @@ def mock_from_record(record: Mapping[str, Any]) -> StoredMock:
     )  # fmt: skip
     asked = tuple(_asked(mock_id, item) for item in _list(record, "asked"))
     spoken = tuple(_spoken(mock_id, item) for item in _list(record, "spoken"))
-    return StoredMock(row, asked, (), spoken)
+    met = tuple(_pushback(mock_id, item) for item in _list(record, "pushbacks")) if "pushbacks" in record else ()
+    return StoredMock(row, asked, (), spoken, met)
 
 
 def _asked(mock_id: str, item: Any) -> AskedRow:
@@ -109,10 +136,40 @@ def _spoken(mock_id: str, item: Any) -> SpokenRow:
     )  # fmt: skip
 
 
-def _fields(item: Any, names: tuple[str, ...], what: str) -> None:
+def _pushback(mock_id: str | None, item: Any) -> PushbackRow:
+    _fields(item, PUSHBACK_FIELDS, "a pushback")
+    for name in ("id", "attempt"):
+        _uuid(item, name, "a pushback's")
+    if item["choice"] not in CHOICES:
+        raise BadMock(f"a pushback's choice must be hold or revise, got {item['choice']!r}")
+    if item["verdict"] not in ("correct", "partial", "incorrect"):
+        raise BadMock(f"a pushback's verdict must be correct, partial or incorrect, got {item['verdict']!r}")
+    if item["response"] is not None and not isinstance(item["response"], str):
+        raise BadMock("a pushback's response must be text or null")
+    score = _number(item, "score")
+    if not 0 <= score <= 1:
+        raise BadMock(f"a pushback's score must be between 0 and 1, got {score!r}")
+    duration = item["duration_ms"]
+    if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int) or duration < 0):
+        raise BadMock(f"duration_ms must be a non-negative integer or null, got {duration!r}")
+    return PushbackRow(
+        id=item["id"], attempt=item["attempt"], mock=mock_id, question=_text(item, "question"), choice=item["choice"],
+        response=item["response"], score=score, verdict=item["verdict"], at_ms=_time(item, "at"), duration_ms=duration,
+    )  # fmt: skip
+
+
+def _uuid(item: Mapping[str, Any], name: str, whose: str) -> None:
+    try:
+        if str(uuid.UUID(item[name])) != item[name]:
+            raise ValueError
+    except (ValueError, TypeError, AttributeError):
+        raise BadMock(f"{whose} {name} must be a UUID, got {item[name]!r}") from None
+
+
+def _fields(item: Any, names: tuple[str, ...], what: str, optional: tuple[str, ...] = ()) -> None:
     if not isinstance(item, dict):
         raise BadMock(f"{what} must be a JSON object")
-    missing, unknown = set(names) - item.keys(), item.keys() - set(names)
+    missing, unknown = set(names) - item.keys() - set(optional), item.keys() - set(names)
     if missing or unknown:
         said = [f"missing {', '.join(sorted(missing))}"] * bool(missing) + [f"unknown {', '.join(sorted(unknown))}"] * bool(unknown)
         raise BadMock(f"{what}: {'; '.join(said)}")

@@ -4,8 +4,9 @@ spoken answers with their self-grades.
 A mock's graded answers are ordinary attempts (mode `mock`, `attempts.mock` = the sitting's id).
 What attempts cannot hold lives here: the plan and the stored start (so a mock cut short by a
 crash resumes with its clock still running), the order questions were asked in (follow-ups
-included), and each spoken answer's notes until the candidate self-grades it. Attempts are
-append-only, so a spoken answer becomes an attempt only once self-graded, with the score its
+included, each naming the question it follows up, so the chains' trees can be rebuilt), each
+spoken answer's notes until the candidate self-grades it, and the challenges met (pushbacks,
+quiz.history.pushbacks). Attempts are append-only, so a spoken answer becomes an attempt only once self-graded, with the score its
 self-grades give; until then its notes and time wait in `mock_self_grades`, committed as given.
 Each function works inside the caller's connection (and transaction).
 """
@@ -18,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, canonical_json
 
 STATUSES: Final = ("running", "finished")
@@ -92,6 +94,8 @@ class StoredMock:
     attempts: tuple[AttemptRecord, ...] = ()
     """Its attempts, oldest first."""
     spoken: tuple[SpokenRow, ...] = field(default=())
+    pushbacks: tuple[PushbackRow, ...] = ()
+    """The challenges met, in the order given."""
 
 
 @dataclass
@@ -105,11 +109,22 @@ class MockProgress:
     spoken: list[SpokenRow] = field(default_factory=list)
     attempts: list[AttemptRecord] = field(default_factory=list)
     asked: list[AskedRow] = field(default_factory=list)
+    pushbacks: list[PushbackRow] = field(default_factory=list)
     finished_ms: int | None = None
     """When the sitting finished, when the step finishes it."""
 
     def __bool__(self) -> bool:
-        return bool(self.mock or self.spoken or self.attempts or self.asked or self.finished_ms is not None)
+        return bool(self.mock or self.spoken or self.attempts or self.asked or self.pushbacks or self.finished_ms is not None)
+
+
+def chain_depth(asked: Sequence[AskedRow], index: int) -> int:
+    """How many follow-up links lead from a planned question to `asked[index]` (0 for a planned one)."""
+    parents = {row.question: row.follow_up_of for row in asked}
+    depth, parent = 0, asked[index].follow_up_of
+    while parent is not None and depth < len(asked):  # bounded: stored rows are data
+        depth += 1
+        parent = parents.get(parent)
+    return depth
 
 
 def self_grade_score(levels: Sequence[str]) -> float:

@@ -22,6 +22,7 @@ from quiz.history.records import AttemptRecord, local_now, to_ms
 if TYPE_CHECKING:
     from quiz.history.cards import CardState
     from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
+    from quiz.history.pushbacks import PushbackRow
     from quiz.history.stats import QuestionInfo, Statistics
     from quiz.history.store import History
     from quiz.history.unavailable import Unavailable
@@ -149,6 +150,11 @@ class Recorder:
     def mark_easy(self, attempt: AttemptRecord) -> CardState | None:
         """Rate the saved, passed `attempt` Easy and reschedule its card (None if that failed)."""
         return self._using(lambda history: history.mark_easy(attempt.id, self.now_ms()))
+
+    def record_pushback(self, row: PushbackRow) -> bool:
+        """Commit a challenge met to an attempt recorded (practice; a mock's go with its steps). Not
+        an answer of its own: today's count, of attempts, leaves it out."""
+        return self._write(lambda history: history.save_pushback(row))
 
     # -- mock interviews: each write committed before returning; False when it was not saved --------
 

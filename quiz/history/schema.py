@@ -131,7 +131,27 @@ CREATE TABLE mock_self_grades (
 CREATE INDEX mock_self_grades_by_mock ON mock_self_grades (mock, position);
 """
 
-MIGRATIONS: Final = (VERSION_1, VERSION_2, VERSION_3)
+VERSION_4: Final = """
+-- Pushbacks: an interviewer's challenge to a graded answer, held or revised, graded on its own
+-- and linked to the attempt it challenges (the question was answered once: one card review).
+CREATE TABLE pushbacks (
+    seq INTEGER PRIMARY KEY,              -- insertion order
+    id TEXT NOT NULL UNIQUE,              -- random UUID
+    attempt TEXT NOT NULL REFERENCES attempts (id),
+    mock TEXT REFERENCES mocks (id),      -- the sitting, for a challenge in a mock interview
+    question TEXT NOT NULL,
+    choice TEXT NOT NULL CHECK (choice IN ('hold', 'revise')),
+    response TEXT,                        -- the revised answer as typed; NULL when held
+    score REAL NOT NULL CHECK (score >= 0 AND score <= 1),
+    verdict TEXT NOT NULL CHECK (verdict IN ('correct', 'partial', 'incorrect')),
+    at_ms INTEGER NOT NULL,
+    duration_ms INTEGER CHECK (duration_ms >= 0)
+);
+CREATE INDEX pushbacks_by_mock ON pushbacks (mock, at_ms) WHERE mock IS NOT NULL;
+CREATE INDEX pushbacks_by_attempt ON pushbacks (attempt);
+"""
+
+MIGRATIONS: Final = (VERSION_1, VERSION_2, VERSION_3, VERSION_4)
 """MIGRATIONS[n] takes a file from version n to version n + 1."""
 CURRENT: Final = len(MIGRATIONS)
 

@@ -22,13 +22,14 @@ from urllib.parse import quote
 from fsrs import Scheduler
 
 from quiz.base import locations
-from quiz.history import cards, drafts, mocks, schema
+from quiz.history import cards, drafts, mocks, pushbacks, schema
 from quiz.history.attempts import attempts_with_marks as all_attempts_with_marks
 from quiz.history.attempts import insert_attempt, insert_new_attempts, load_attempts
 from quiz.history.cards import CardState, DueCard
 from quiz.history.drafts import Draft
 from quiz.history.header import check_existing_file
 from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, check, now_ms
 from quiz.history.scheduling import PASS_MARK, ReviewScheduler
 from quiz.history.unavailable import (
@@ -148,10 +149,12 @@ class History:
         with self._reporting(), self._transaction() as connection:
             return cards.rebuild_card(connection, self._scheduler, question)
 
-    def add_attempts(self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = ()) -> tuple[int, int]:
-        """Add attempts (each with its Easy mark) and mock sittings that are not here yet, all in
-        one transaction, then rebuild the cards of their questions. Returns (added, already present)
-        attempts; a sitting already here is kept as it is."""
+    def add_attempts(
+        self, attempts: Sequence[tuple[AttemptRecord, bool]], sittings: Sequence[StoredMock] = (), met: Sequence[PushbackRow] = ()
+    ) -> tuple[int, int]:
+        """Add attempts (each with its Easy mark), mock sittings and challenges met in practice that
+        are not here yet, all in one transaction, then rebuild the cards of their questions. Returns
+        (added, already present) attempts; a sitting already here is kept as it is."""
         for attempt, _easy in attempts:
             check(attempt)
         with self._reporting(), self._transaction() as connection:
@@ -162,6 +165,8 @@ class History:
                     for spoken in sitting.spoken:
                         mocks.insert_spoken(connection, spoken, keep=True)
             added = insert_new_attempts(connection, (a for a, _ in attempts))
+            for pushback in [*(p for sitting in sittings for p in sitting.pushbacks), *met]:  # after the attempts they challenge
+                pushbacks.insert_pushback(connection, pushback, keep=True)
             connection.executemany(
                 "INSERT OR IGNORE INTO easy_marks (attempt, at_ms) VALUES (?, ?)",
                 ((a.id, a.at_ms) for a, easy in attempts if easy),
@@ -235,7 +240,7 @@ class History:
 
     def save_mock(self, progress: MockProgress) -> None:
         """Commit a step of a sitting in one transaction: the sitting when new, spoken answers,
-        attempts with their card updates, questions asked, and the finish, in that order.
+        attempts with their card updates, challenges met, questions asked, and the finish, in that order.
 
         Raises ValueError for an invalid attempt or an id already recorded."""
         for attempt in progress.attempts:
@@ -248,10 +253,22 @@ class History:
             for attempt in progress.attempts:
                 insert_attempt(connection, attempt)
                 cards.apply_attempt(connection, self._scheduler, attempt)
+            for pushback in progress.pushbacks:
+                pushbacks.insert_pushback(connection, pushback)
             for asked in progress.asked:
                 mocks.insert_asked(connection, asked)
             if progress.finished_ms is not None:
                 mocks.finish_mock(connection, progress.mock_id, progress.finished_ms)
+
+    def save_pushback(self, row: PushbackRow) -> None:
+        """Commit a challenge met, after the attempt it challenges."""
+        with self._reporting(), self._transaction() as connection:
+            pushbacks.insert_pushback(connection, row)
+
+    def practice_pushbacks(self) -> list[PushbackRow]:
+        """The challenges met outside mock interviews (practice), in the order given."""
+        with self._reporting():
+            return pushbacks.load_pushbacks(self.connection(), None)
 
     def self_grade(self, row: SpokenRow, attempt: AttemptRecord) -> CardState | None:
         """Store a spoken answer's self-grades and record its attempt, in one transaction.
@@ -283,10 +300,11 @@ class History:
                 row = mocks.load_mock(connection, mock_id)
                 asked = mocks.load_asked(connection, mock_id)
                 spoken = mocks.load_spoken(connection, mock_id)
+                met = pushbacks.load_pushbacks(connection, mock_id)
                 attempts = tuple(reversed(self.attempts(mock=mock_id)))
             finally:
                 connection.execute("COMMIT")
-        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken))
+        return None if row is None else StoredMock(row, tuple(asked), attempts, tuple(spoken), tuple(met))
 
     # --- internals -----------------------------------------------------------------------
 

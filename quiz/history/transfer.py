@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from quiz.base.bounded_read import UnreadableFile, read_bounded
-from quiz.history.mock_transfer import RECORD, BadMock, exported_mock, mock_from_record
+from quiz.history.mock_transfer import PUSHBACK_RECORD, RECORD, BadMock, exported_mock, exported_pushback, mock_from_record, pushback_from_record
 from quiz.history.mocks import StoredMock
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
 from quiz.history.scheduling import PASS_MARK, at_datetime
 from quiz.history.store import History
@@ -96,6 +97,8 @@ def export(history: History, out: TextIO, fmt: str) -> int:
             stored = history.mock(row.id)
             if stored is not None:
                 out.write(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
+        for met in history.practice_pushbacks():
+            out.write(json.dumps(exported_pushback(met, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
         return count
     out.write(BOM)
     writer = csv.writer(out)
@@ -120,12 +123,15 @@ def import_file(history: History, path: Path) -> ImportReport:
         return ImportReport(0, 0)
     records: list[tuple[AttemptRecord, bool]] = []
     mocks: list[StoredMock] = []
+    met: list[PushbackRow] = []
     for item in _jsonl(text) if text.lstrip().startswith("{") else _csv(text):
         if isinstance(item, StoredMock):
             mocks.append(item)
+        elif isinstance(item, PushbackRow):
+            met.append(item)
         else:
             records.append(item)
-    added, present = history.add_attempts(records, mocks)
+    added, present = history.add_attempts(records, mocks, met)
     return ImportReport(added, present)
 
 
@@ -139,7 +145,7 @@ def _csv_cell(name: str, value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
+def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock | PushbackRow]:
     # Only a line feed ends a record: JSON escapes it inside strings, but not U+2028 and the like.
     for line, content in enumerate(text.split("\n"), 1):
         if not content.strip():
@@ -152,7 +158,10 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
         surrogate = _lone_surrogate(record)
         if surrogate is not None:
             raise ImportProblem(line, f"{surrogate} holds a lone surrogate (an escape such as \\ud800 that is half of a character): it is not text")
-        yield _mock(line, record) if "record" in record else _attempt(line, record)
+        if record.get("record") == PUSHBACK_RECORD:
+            yield _pushback(line, record)
+        else:
+            yield _mock(line, record) if "record" in record else _attempt(line, record)
 
 
 def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
@@ -230,11 +239,20 @@ def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
     if record.get("format") != FORMAT_VERSION:
         raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
     if record["record"] != RECORD:
-        raise ImportProblem(line, f"record {record['record']!r} is not one this quiz reads (attempts, and {RECORD} for a mock interview)")
+        raise ImportProblem(line, f"record {record['record']!r} is not one this quiz reads (attempts, {RECORD} and {PUSHBACK_RECORD})")
     if any(_depth(value) > MAX_INPUT_DEPTH + 2 for value in record.values()):
         raise ImportProblem(line, f"the mock record is nested more than {MAX_INPUT_DEPTH + 2} levels deep")
     try:
         return mock_from_record(record)
+    except BadMock as exc:
+        raise ImportProblem(line, str(exc)) from None
+
+
+def _pushback(line: int, record: Mapping[str, Any]) -> PushbackRow:
+    if record.get("format") != FORMAT_VERSION:
+        raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
+    try:
+        return pushback_from_record(record)
     except BadMock as exc:
         raise ImportProblem(line, str(exc)) from None
 

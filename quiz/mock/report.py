@@ -3,7 +3,8 @@ went, the trend over the candidate's earlier mocks, and what to practise next.
 
 Built from what history keeps of a sitting (`StoredMock`), so the report shown at the end and the
 one `quiz mock --report` writes later are the same. A spoken answer not yet self-graded counts
-nowhere until it is; questions not reached or with no answer count as 0. A question is missed
+nowhere until it is; questions not reached or with no answer count as 0; a challenge met
+(pushback) counts as one more answer. Follow-ups carry their depth in the chain. A question is missed
 when it was asked and not answered correctly (no answer included); the practice command selects
 exactly those. Texts are written at render time (quiz.mock.report_text), in either language.
 """
@@ -16,8 +17,11 @@ from dataclasses import dataclass, field
 
 from quiz.bank import Bank
 from quiz.format.model import Text
-from quiz.history.mocks import SpokenRow, StoredMock
+from quiz.history.mocks import SpokenRow, StoredMock, chain_depth
+from quiz.history.pushbacks import PushbackRow
+from quiz.history.records import AttemptRecord
 from quiz.mock.compose import drawn_variant
+from quiz.session.pushback import pushback_case, pushback_for
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -49,6 +53,10 @@ class QuestionLine:
     budget: float
     self_grades: tuple[tuple[Text, str], ...] | None = None
     """Each checklist point with its level, for a self-graded spoken answer."""
+    depth: int = 0
+    """How deep in its chain of follow-ups: 0 for a planned question, 1 for its follow-up, ..."""
+    pushback: PushbackLine | None = None
+    """The challenge put to this answer and how it was met, when one was."""
 
     @property
     def over_time(self) -> bool:
@@ -56,7 +64,19 @@ class QuestionLine:
 
     @property
     def missed(self) -> bool:
-        return self.verdict not in ("correct", "not_reached", AWAITING)
+        """Not answered correctly, or a right answer given up (or a wrong one kept) under pushback."""
+        wobbled = self.pushback is not None and self.pushback.row.verdict != "correct"
+        return self.verdict not in ("correct", "not_reached", AWAITING) or wobbled
+
+
+@dataclass(frozen=True)
+class PushbackLine:
+    """A challenge put to an answer: its text, how it was met, and which case that was (quiz.session.pushback)."""
+
+    text: Text | None
+    """None when the variant is not drawn (scores alone) or the bank no longer has the challenge."""
+    row: PushbackRow
+    case: str
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,8 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
     attempts = {a.question: a for a in stored.attempts}
     spoken = {s.question: s for s in stored.spoken}
     asked = {a.question: a for a in stored.asked}
+    depths = {row.question: chain_depth(stored.asked, n) for n, row in enumerate(stored.asked)}
+    met = {p.attempt: p for p in stored.pushbacks}
     order = [a.question for a in stored.asked]
     order += [str(q["question"]) for q in stored.row.plan if q["question"] not in asked]
     order += [a.question for a in stored.attempts if a.question not in order]
@@ -167,23 +189,26 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
                 score=attempt.score if attempt is not None else None,
                 misconception=attempt.misconception if attempt is not None else None, misconception_label=label,
                 seconds=None if duration is None else duration / 1000, budget=budget, self_grades=_self_grades(variant, said),
+                depth=depths.get(question_id, 0), pushback=_pushback(variant, attempt, met),
             )
         )  # fmt: skip
     return tuple(lines)
 
 
 def score_lines(lines: Sequence[QuestionLine]) -> Scores:
-    """Mean scores over the lines that have one (awaiting self-grades do not count yet)."""
-    counted = [line for line in lines if line.score is not None]
+    """Mean scores over the lines that have one (awaiting self-grades do not count yet); a
+    challenge met counts as one more answer to its question's topic and claims."""
+    counted = [(line, line.score) for line in lines if line.score is not None]
+    counted += [(line, line.pushback.row.score) for line in lines if line.pushback is not None]
     by_topic: dict[str, list[float]] = defaultdict(list)
     by_claim: dict[str, list[float]] = defaultdict(list)
-    for line in counted:
-        assert line.score is not None
+    for line, score in counted:
+        assert score is not None
         if line.topic:
-            by_topic[line.topic].append(line.score)
+            by_topic[line.topic].append(score)
         for claim in line.claims:
-            by_claim[claim].append(line.score)
-    overall = sum(line.score or 0.0 for line in counted) / len(counted) if counted else None
+            by_claim[claim].append(score)
+    overall = sum(score or 0.0 for _, score in counted) / len(counted) if counted else None
     return Scores(
         overall,
         {t: sum(s) / len(s) for t, s in sorted(by_topic.items())},
@@ -197,6 +222,15 @@ def _label(variant: Variant | None, name: str | None) -> Text | None:
     if variant is None or name is None:
         return None
     return next((m.label for m in type_of(variant.question).mistakes(variant) if m.name == name), None)
+
+
+def _pushback(variant: Variant | None, attempt: AttemptRecord | None, met: Mapping[str, PushbackRow]) -> PushbackLine | None:
+    """The challenge put to `attempt` and how it was met; None when none was."""
+    row = met.get(attempt.id) if attempt is not None else None
+    if row is None or attempt is None:
+        return None
+    pushback = pushback_for(variant, attempt) if variant is not None else None
+    return PushbackLine(None if pushback is None else pushback.text, row, pushback_case(attempt.verdict == "correct", row))
 
 
 def _self_grades(variant: Variant | None, said: SpokenRow | None) -> tuple[tuple[Text, str], ...] | None:

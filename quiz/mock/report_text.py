@@ -114,8 +114,11 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
 
 
 def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
+    """One question's section; a follow-up's heading is indented by its depth in the chain and
+    marked `↳`, so the chain reads as a tree (em spaces: Markdown keeps them, unlike spaces)."""
     follow = f" · {tr('mockreport.follow_up_of', lang, question=line.follow_up_of)}" if line.follow_up_of else ""
-    out = [f"### {line.position}. `{line.key}` · {_verdict(line.verdict, lang)}{follow}", ""]
+    tree = "\u2003" * (line.depth - 1) + "↳ " if line.depth else ""
+    out = [f"### {tree}{line.position}. `{line.key}` · {_verdict(line.verdict, lang)}{follow}", ""]
     if line.variant is not None:
         out += [_plain(line.variant.text(line.variant.question.prompt, lang)), ""]
     answer = " ".join(line.answer.split()) if line.answer else "–"  # as typed, on one line
@@ -133,6 +136,15 @@ def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
     if line.self_grades:
         out.append(f"- {tr('mockreport.self_grades', lang)}")
         out += [f"  - {tr(f'mockreport.level_{level}', lang)}: {_text(line, point, lang)}" for point, level in line.self_grades]
+    pushback = line.pushback
+    if pushback is not None:
+        out.append(f"- {tr('mockreport.pushback', lang, text=_text(line, pushback.text, lang) or '–')}")
+        row = pushback.row
+        revised = " ".join((row.response or "–").split())
+        said = tr("mockreport.pushback_held", lang) if row.choice == "hold" else tr("mockreport.pushback_revised", lang, answer=revised)
+        out.append(f"  - {said}")
+        out.append(f"  - {tr(f'mockreport.pushback_{pushback.case}', lang)}")
+        out.append(f"  - {tr('mockreport.score', lang, score=_percent(row.score))}")
     return out
 
 
@@ -180,6 +192,7 @@ def _question_json(line: QuestionLine, lang: str) -> dict[str, Any]:
         "topic": line.topic,
         "claims": list(line.claims),
         "follow_up_of": line.follow_up_of,
+        "depth": line.depth,
         "answer": line.answer,
         "answer_key": None if variant is None else _key(variant, lang),
         "verdict": line.verdict,
@@ -189,7 +202,17 @@ def _question_json(line: QuestionLine, lang: str) -> dict[str, Any]:
         "budget": line.budget,
         "over_time": line.over_time,
         "self_grades": None if line.self_grades is None else [{"point": _text(line, p, lang), "level": level} for p, level in line.self_grades],
+        "pushback": None if line.pushback is None else _pushback_json(line, lang),
     }
+
+
+def _pushback_json(line: QuestionLine, lang: str) -> dict[str, Any]:
+    assert line.pushback is not None
+    row = line.pushback.row
+    return {
+        "text": _text(line, line.pushback.text, lang), "choice": row.choice, "response": row.response, "verdict": row.verdict,
+        "score": row.score, "case": line.pushback.case, "seconds": None if row.duration_ms is None else row.duration_ms / 1000,
+    }  # fmt: skip
 
 
 def report_json_text(bank: Bank, report: MockReport, lang: str) -> str:

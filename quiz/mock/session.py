@@ -8,10 +8,18 @@ Spoken (explain) questions are self-graded after the interview. Attempts are app
 spoken answer is not recorded as an attempt until it is self-graded: its notes and time are
 committed at once to the history's `mock_self_grades` table (nothing is lost if the process is
 killed), and self-grading writes the levels there and the attempt, with the score the levels
-give, in one transaction. The report reads both. Follow-ups: after a planned question is
-answered, its first follow-up not yet asked or planned is asked next if the time left covers its
-budget (a follow-up is not itself followed up, as an interviewer probes a question once).
-If the history file cannot be used the interview still runs, in memory.
+give, in one transaction. The report reads both.
+
+Follow-ups form chains: after a question is answered (a planned one or a follow-up), its first
+follow-up whose condition fits the answer (`when`: right, wrong or any) and that is not yet asked
+or planned is asked next if the time left covers its budget; when none is, the chain ends and the
+next planned question is asked. A spoken answer is graded after the interview, so only `any`
+follows it. Pushback: a graded answer whose question has a fitting pushback is challenged before
+anything else is asked (`challenge`); the candidate holds it (`hold`) or revises it (`revise`),
+and the challenge is graded and committed like an answer (quiz.session.pushback). The chain then
+branches on the answer that stands. A sitting resumed keeps its chain (each asked row names the
+question it follows up) and a challenge not yet met is put again. If the history file cannot be
+used the interview still runs, in memory.
 """
 
 from __future__ import annotations
@@ -23,14 +31,17 @@ from typing import TYPE_CHECKING, Any
 
 from quiz.answer_text.outcome import Invalid
 from quiz.bank import Bank
+from quiz.format.model import outcome_matches
 from quiz.grading.result import Result, Verdict
 from quiz.history.graded import attempt_from_grade
-from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock
+from quiz.history.mocks import LEVELS, AskedRow, MockProgress, MockRow, SpokenRow, StoredMock, chain_depth
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
+from quiz.session.pushback import Challenge, answer_right, pushback_for
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -87,6 +98,8 @@ class MockSession:
         self._asked: list[_Asked] = []
         self._attempts: list[AttemptRecord] = []
         self._spoken: list[SpokenRow] = []
+        self._pushbacks: list[PushbackRow] = []
+        self._challenge: Challenge | None = None
         self._queue: list[PlannedQuestion] = list(plan.questions)
         self._progress = MockProgress(row.id)  # written when the step that made it ends
         self._last_position = 0  # of the questions asked, stored ones included
@@ -135,6 +148,7 @@ class MockSession:
     def _restore(self, stored: StoredMock) -> None:
         self._attempts = list(stored.attempts)
         self._spoken = list(stored.spoken)
+        self._pushbacks = list(stored.pushbacks)
         self._last_position = max((row.position for row in stored.asked), default=0)
         for row in stored.asked:
             variant = self._variant(row.question, row.seed)
@@ -145,9 +159,11 @@ class MockSession:
         if stored.row.status == "finished":
             self.finished = True
             return
+        if self._asked and self.current is None:  # a challenge put and not yet met is put again
+            self._challenge = self._challenge_to(self._asked[-1])
         if self.check_deadline():
             self.time_out(None)
-        elif self.current is None:
+        elif self.current is None and self._challenge is None:
             self._advance()
 
     # -- what is being asked --------------------------------------------------------------------
@@ -169,6 +185,16 @@ class MockSession:
     @property
     def is_follow_up(self) -> bool:
         return bool(self._asked) and self._asked[-1].row.follow_up_of is not None
+
+    @property
+    def depth(self) -> int:
+        """How deep in its chain the current (or last) question is: 0 for a planned one, 1 for its follow-up, ..."""
+        return chain_depth([a.row for a in self._asked], len(self._asked) - 1) if self._asked else 0
+
+    @property
+    def challenge(self) -> Challenge | None:
+        """The pushback put to the last answer, awaiting `hold` or `revise`; None when there is none."""
+        return None if self.finished else self._challenge
 
     @property
     def interview(self) -> Countdown:
@@ -211,12 +237,43 @@ class MockSession:
             if typed is None:
                 typed = kind.response_text(variant, response)
             result = self._grade(variant, kind, response, typed)
+            if not self.check_deadline():
+                self._challenge = self._challenge_to(self._asked[-1])
+        if self.check_deadline():
+            self._close()
+        elif self._challenge is None:
+            self._advance()
+        self._save()
+        return result
+
+    def hold(self) -> PushbackRow:
+        """Meet the challenge by keeping the answer; graded, committed, then the next question is asked."""
+        return self._meet(None, None)
+
+    def revise(self, response: Any, typed: str | None = None) -> PushbackRow:
+        """Meet the challenge with a new answer (`response`, read by the question's type); graded,
+        committed, then the next question is asked."""
+        challenge = self._challenge
+        assert challenge is not None, "no challenge is being put"
+        kind = type_of(challenge.variant.question)
+        if typed is None:
+            typed = kind.response_text(challenge.variant, response)
+        return self._meet(kind.grade(challenge.variant, response), typed)
+
+    def _meet(self, revised: Result | None, typed: str | None) -> PushbackRow:
+        challenge = self._challenge
+        assert challenge is not None, "no challenge is being put"
+        now = self._now_ms()
+        row = challenge.met(revised, typed, at_ms=now, duration_ms=max(0, now - challenge.attempt.at_ms))
+        self._challenge = None
+        self._pushbacks.append(row)
+        self._progress.pushbacks.append(row)
         if self.check_deadline():
             self._close()
         else:
             self._advance()
         self._save()
-        return result
+        return row
 
     def time_out(self, typed: str | None) -> None:
         """The deadline passed: `typed` counts if it reads as an answer to the current question
@@ -224,6 +281,7 @@ class MockSession:
         as such, and the interview ends. Nothing happens once it has ended."""
         if self.finished:
             return
+        self._challenge = None  # a challenge not met when time is up is not graded: the answer stands
         variant = self.current
         if variant is not None:
             kind = self._asked[-1].kind
@@ -283,17 +341,37 @@ class MockSession:
         self._finish()
 
     def _follow_up(self) -> PlannedQuestion | None:
-        if not self._asked or self._asked[-1].row.follow_up_of is not None:
+        """The next question of the chain the last answer is on, if one fits its answer and the time left."""
+        if not self._asked:
             return None
+        last = self._asked[-1]
+        right = self._stands_right(last.row.question)
         taken = {a.row.question for a in self._asked} | {p.question_id for p in self._queue}
-        for question_id in self._asked[-1].variant.question.follow_ups:
-            if question_id in taken or question_id not in self.bank.questions:
+        for link in last.variant.question.follow_ups:
+            question_id = link.id
+            if not outcome_matches(link.when, right) or question_id in taken or question_id not in self.bank.questions:
                 continue
             budget = float(self.bank.questions[question_id].time)
             if self.interview.remaining() < budget:
                 return None
             return PlannedQuestion(question_id, variant_seed(self.plan.options.seed, question_id), budget)
         return None
+
+    def _stands_right(self, question_id: str) -> bool | None:
+        """Whether the answer to `question_id` stands right after any challenge (None: not graded yet)."""
+        attempt = next((a for a in reversed(self._attempts) if a.question == question_id), None)
+        if attempt is None:
+            return None
+        met = next((p for p in self._pushbacks if p.attempt == attempt.id), None)
+        return answer_right(met.verdict if met is not None else attempt.verdict)
+
+    def _challenge_to(self, asked: _Asked) -> Challenge | None:
+        """The challenge to put to `asked`'s graded answer: its question's fitting pushback, unless already met."""
+        attempt = next((a for a in reversed(self._attempts) if a.question == asked.row.question), None)
+        if attempt is None or any(p.attempt == attempt.id for p in self._pushbacks):
+            return None
+        pushback = pushback_for(asked.variant, attempt)
+        return None if pushback is None else Challenge(pushback, attempt, asked.variant)
 
     def _ask(self, planned: PlannedQuestion, follow_up_of: str | None) -> bool:
         variant = self._variant(planned.question_id, planned.seed)
@@ -344,7 +422,7 @@ class MockSession:
 
     def stored(self) -> StoredMock:
         """The sitting as history keeps it (from memory: the same whether or not the file is usable)."""
-        return StoredMock(self._row, tuple(a.row for a in self._asked), tuple(self._attempts), tuple(self._spoken))
+        return StoredMock(self._row, tuple(a.row for a in self._asked), tuple(self._attempts), tuple(self._spoken), tuple(self._pushbacks))
 
     def report(self) -> MockReport:
         """The report of this sitting, compared with the candidate's earlier finished mocks."""
@@ -383,3 +461,4 @@ class MockSession:
 
     def _variant(self, question_id: str, seed: int) -> Variant | None:
         return drawn_variant(self.bank, question_id, seed)
+

@@ -2,7 +2,9 @@
 
 It lists the time plan, then each question as the candidate sees it (its variant's numbers),
 the answer key with its tolerance, the mistakes to listen for and what each reveals, the
-follow-ups to probe with, and for spoken questions the model answer and the checklist. Maths is
+pushback to put once it is graded, the follow-ups to probe with as a tree (each with the answer
+it follows, and its own follow-ups below it), and for spoken questions the model answer and the
+checklist. Maths is
 written as Unicode, as the app shows it. The same plan gives the same bytes.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from quiz.bank import Bank
 from quiz.base.numbers import format_array_inline
+from quiz.format.model import QuestionBase
 from quiz.locale.i18n import tr
 from quiz.mock.clock import clock_text
 from quiz.mock.compose import MockPlan
@@ -17,7 +20,7 @@ from quiz.models.questions import ExplainQuestion
 from quiz.render.mathtext import markdown_to_plain
 from quiz.types.draw import make_variant
 from quiz.types.present import answer_line
-from quiz.types.preview import prompt_preview
+from quiz.types.preview import one_line, prompt_preview
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
@@ -86,8 +89,37 @@ def _question_section(bank: Bank, n: int, variant: Variant, budget: float, lang:
         lines += ["", f"**{tr('mock.sheet_model', lang)}**", "", _plain(variant.text(question.model_answer, lang))]
         lines += ["", f"**{tr('mock.sheet_checklist', lang)}**", ""]
         lines += [f"- [ ] {_plain(variant.text(point, lang))}" for point in question.rubric]
-    follow_ups = [bank.questions[i] for i in question.follow_ups if i in bank.questions]
-    if follow_ups:
-        lines += ["", f"**{tr('mock.sheet_follow_ups', lang)}**", ""]
-        lines += [f"- `{f.id}`: {prompt_preview(f, lang, 160)}" for f in follow_ups]
+    if question.pushback:
+        lines += ["", f"**{tr('mock.sheet_pushback', lang)}**", ""]
+        lines += [f"- {_condition(f'mock.sheet_after_{p.after}', lang)} {_plain(variant.text(p.text, lang))}" for p in question.pushback]
+        lines += ["", tr("mock.sheet_pushback_rule", lang)]
+    tree = follow_up_tree(bank, question, lang)
+    if tree:
+        lines += ["", f"**{tr('mock.sheet_follow_ups', lang)}**", "", *tree]
+        if any(line.startswith(" ") for line in tree) or any(f.when != "any" for f in question.follow_ups):  # a chain or a branch
+            lines += ["", tr("mock.sheet_chain_rule", lang)]
+    return lines
+
+
+def _condition(key: str, lang: str) -> str:
+    """A condition in brackets, as the language writes them."""
+    return tr("mock.sheet_condition", lang, condition=tr(key, lang))
+
+
+def follow_up_tree(bank: Bank, question: QuestionBase, lang: str, depth: int = 0, path: tuple[str, ...] = ()) -> list[str]:
+    """The follow-ups of `question` as a nested Markdown list: each with the answer it follows and
+    its pushback, its own follow-ups below it (a question already on the path is not repeated).
+    Outside any variant: a drawn value reads `…`, as in the prompts' previews."""
+    lines = []
+    path = (*path, question.id)
+    for link in question.follow_ups:
+        if link.id not in bank.questions or link.id in path:
+            continue
+        follow = bank.questions[link.id]
+        when = f" {_condition(f'mock.sheet_when_{link.when}', lang)}" if link.when != "any" else ""
+        lines.append(f"{'  ' * depth}- `{follow.id}`{when}: {prompt_preview(follow, lang, 160)}")
+        for pushback in follow.pushback:
+            item = tr("mock.sheet_pushback_item", lang, after=tr(f"mock.sheet_after_{pushback.after}", lang), text=one_line(pushback.text, lang))
+            lines.append(f"{'  ' * (depth + 1)}- {item}")
+        lines += follow_up_tree(bank, follow, lang, depth + 1, path)
     return lines

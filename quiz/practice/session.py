@@ -3,7 +3,10 @@
 The app's screens drive a session and hold no grading logic. Every graded attempt leaves
 through one place, straight to the `sink` the session is given (the history's recorder), as the
 record history stores, with the time taken measured on the monotonic clock. A round asks each selected question once; after the last one
-`next_question` says the round is over, and `summary()` tells how it went.
+`next_question` says the round is over, and `summary()` tells how it went. A graded answer
+whose question has a fitting pushback is challenged (`challenge`): the learner holds it
+(`hold`) or revises it (`revise`), and the challenge is graded and committed to the sink, linked
+to the attempt (quiz.session.pushback); the screen holds the feedback back until then.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from quiz.format.compile import CompiledQuestion
 from quiz.format.model import QuestionBase, Text
 from quiz.grading.result import Result
 from quiz.history.graded import attempt_from_grade
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, Mode, now_ms
 from quiz.practice.summary import RoundEntry, RoundSummary, summarise
+from quiz.session.pushback import Challenge, pushback_for
 from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
 
@@ -66,6 +71,8 @@ class PracticeSession:
         self.hints_shown = 0
         self.result: Result | None = None
         self.last_attempt: AttemptRecord | None = None
+        self.challenge: Challenge | None = None
+        """The pushback put to the last answer, awaiting `hold` or `revise`."""
         """The record of the last graded attempt, as given to the sink."""
         self.kind: QuestionType[QuestionBase] | None = None
         """The current question's type, looked up once when it is drawn."""
@@ -95,6 +102,7 @@ class PracticeSession:
         """
         searching = Budget(check_interval=0)  # checked once a question
         with searching.running():
+            self.challenge = None  # one not met is left so: the answer stands
             while not self.round_over:
                 self._position += 1
                 variant = self._draw(self._order[self._position], self._take_first_seed())
@@ -138,7 +146,33 @@ class PracticeSession:
         assert self.kind is not None
         if typed is None:
             typed = self.kind.response_text(self.variant, response)
-        return self._record(self.kind.grade(self.variant, response, self.hints_shown), typed)
+        result = self._record(self.kind.grade(self.variant, response, self.hints_shown), typed)
+        assert self.last_attempt is not None
+        pushback = pushback_for(self.variant, self.last_attempt)
+        self.challenge = None if pushback is None else Challenge(pushback, self.last_attempt, self.variant)
+        return result
+
+    def hold(self) -> PushbackRow:
+        """Meet the challenge by keeping the answer; graded and committed."""
+        return self._meet(None, None)
+
+    def revise(self, response: Any, typed: str | None = None) -> PushbackRow:
+        """Meet the challenge with a new answer (`response`, as the answer widget gives it); graded and committed."""
+        challenge = self.challenge
+        assert challenge is not None and self.kind is not None, "no challenge is being put"
+        if typed is None:
+            typed = self.kind.response_text(challenge.variant, response)
+        return self._meet(self.kind.grade(challenge.variant, response), typed)
+
+    def _meet(self, revised: Result | None, typed: str | None) -> PushbackRow:
+        challenge = self.challenge
+        assert challenge is not None, "no challenge is being put"
+        now = self.wall_clock()
+        row = challenge.met(revised, typed, at_ms=now, duration_ms=max(0, now - challenge.attempt.at_ms))
+        self.challenge = None
+        if self.sink is not None:
+            self.sink.record_pushback(row)
+        return row
 
     def reveal(self) -> Result:
         """Give up: show the answer and record a zero."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from quiz.bank import Bank
     from quiz.grading.result import Result
+    from quiz.history.pushbacks import PushbackRow
     from quiz.history.records import AttemptRecord
 
 
@@ -16,6 +17,10 @@ class AttemptSink(Protocol):
     history's recorder; a test may give a list's stand-in). True when it was saved."""
 
     def record(self, attempt: AttemptRecord) -> bool: ...
+
+    def record_pushback(self, row: PushbackRow) -> bool:
+        """Commit a challenge met (quiz.session.pushback) to a recorded attempt; True when it was saved."""
+        ...
 
 
 @runtime_checkable

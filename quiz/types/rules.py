@@ -132,6 +132,24 @@ def _unsafe_character(text: str) -> str | None:
     return None
 
 
+def check_explain(question: QuestionBase, where: Where, raw: YamlMap, report: Report) -> None:
+    """Spoken questions are self-graded after the interview, so nothing can branch on their answer while it runs."""
+    if question.pushback:
+        message = "pushback: a spoken (explain) answer is self-graded after the interview, so a challenge to it cannot be graded"
+        error_at(where, raw, "pushback", message, report)
+    for index, follow_up in enumerate(question.follow_ups):
+        if follow_up.when != "any":
+            where_item = located(question, "follow_ups", index)
+            message = (
+                f"follow_ups: '{follow_up.id}' is asked when the answer is {follow_up.when}, but a spoken (explain) answer is "
+                "self-graded after the interview; use when: any"
+            )
+            if where_item is None:
+                error_at(where, raw, "follow_ups", message, report)
+            else:
+                report.error(where_item, message)
+
+
 RULES: Final[dict[str, Rules]] = {
     "number": check_numeric,
     "vector": check_numeric,
@@ -140,5 +158,6 @@ RULES: Final[dict[str, Rules]] = {
     "multi": check_multi,
     "order": check_order,
     "code": check_code,
+    "explain": check_explain,
 }
-"""The rules of each type that has any, by its `type` name (true/false and explain have none beyond their fields)."""
+"""The rules of each type that has any, by its `type` name (true/false has none beyond its fields)."""

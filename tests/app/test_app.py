@@ -646,3 +646,39 @@ async def test_the_screenshot_command_creates_its_folder_and_says_where_it_saved
         [saved] = list(folder.glob("*.svg"))
         assert "<svg" in saved.read_text(encoding="utf-8")
         assert any(f"保存先：{saved}" in notice for notice in notices(app))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_pushback_in_practice_holds_the_feedback_back_until_f7_holds_or_f8_revises(lang):
+    from quiz.history.store import History, open_history
+
+    app = make_app(start=Selection(key="prefill-compute-decode-bandwidth"), seed=7, lang=lang, bank=load_bank())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        variant = screen.session.variant
+        right = correct_options(variant)[0]
+        wrong = next(i for i, _ in shown(variant) if i != right)
+        await pilot.press(letter_of(app, wrong), "ctrl+s")
+        await settle(pilot)
+        prompt = text_of(app, "#pushback")
+        assert prompt.startswith("The interviewer pushes back: Are you sure? For one decode step" if lang == "en" else "面接官からの念押し：")
+        assert not screen.answered and screen.challenged and not screen.query("#verdict")  # the feedback waits
+        assert {b.binding.action for b in screen.active_bindings.values() if b.binding.show} >= {"hold", "revise"}
+        assert not screen.check_action("more_worked", ()) and not screen.check_action("easy", ())  # F7 and F8 meet it
+        await pilot.press("f3")  # giving up is not how a challenge is met
+        await settle(pilot)
+        assert screen.challenged
+        await pilot.press(letter_of(app, right), "f8")
+        await settle(pilot)
+        assert not screen.query("#pushback") and screen.answered and screen.query("#verdict")
+        corrected = {
+            "en": "You corrected a wrong answer under pushback: right.",
+            "ja": "念押しを受けて、誤った答えを正しく直せました。正解です。",
+        }[lang]
+        assert text_of(app, "#message") == corrected
+    history = open_history()
+    assert isinstance(history, History)
+    with history:
+        [met] = history.practice_pushbacks()
+        assert (met.choice, met.verdict, met.question) == ("revise", "correct", "prefill-compute-decode-bandwidth")

@@ -393,3 +393,64 @@ async def test_time_up_under_the_help_screen_still_ends_on_the_report():
         await settle(pilot)
         assert isinstance(app.screen, ReportScreen) and len(app.screen_stack) == 3  # base, home, report
     assert attempts_by_question() == {"fx-number": ("no_answer", None, 0.0)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_pushback_is_put_in_the_mock_screen_and_held_or_revised_with_f7_or_f8(lang):
+    bank = load_bank()
+    clock = SetClock()
+    app = mock_app(plan_of("prefill-compute-decode-bandwidth", "trained-scores-unit-variance", bank=bank), clock, lang, bank=bank)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        session = screen.session
+        variant = session.current
+        right = correct_options(variant)[0]
+        letters = {i: letter(n) for n, (i, _) in enumerate(shown(variant))}
+        wrong = next(i for i in letters if i != right)
+        await pilot.press(letters[right] if lang == "en" else letters[wrong], "ctrl+s")
+        await settle(pilot)
+        prompt = str(screen.query_one("#pushback").render())
+        if lang == "en":
+            assert prompt.startswith("The interviewer pushes back: Are you sure? A decode step multiplies")
+            assert "F7: hold your answer" in prompt
+        else:
+            assert prompt.startswith("面接官からの念押し：本当にそうでしょうか。デコード 1 ステップについて") and "F8：修正する" in prompt
+        assert footer_actions(app) == {"hold", "revise", "end_interview", "help"} and session.current is None
+        await pilot.press("ctrl+s")  # submitting again is not how a challenge is met
+        await settle(pilot)
+        assert screen.challenged and session.challenge is not None
+        if lang == "en":
+            await pilot.press("f7")
+        else:
+            await pilot.press(letters[right], "f8")
+        await settle(pilot)
+        assert not screen.query("#pushback") and not screen.challenged
+        assert session.current.question.id == "trained-scores-unit-variance"
+        assert footer_actions(app) == {"submit", "end_interview", "help"}
+    with stored() as history:
+        [met] = history.mock(session.mock_id).pushbacks
+    assert (met.choice, met.verdict) == (("hold", "correct") if lang == "en" else ("revise", "correct"))
+
+
+async def test_a_mock_resumed_while_a_pushback_waited_puts_it_again():
+    bank = load_bank()
+    clock = SetClock()
+    recorder = Recorder()
+    plan = plan_of("prefill-compute-decode-bandwidth", "trained-scores-unit-variance", bank=bank)
+    session = MockSession.start(bank, plan, recorder, lang="en", clock=clock, wall=clock.wall)
+    clock.now += 20
+    session.submit(correct_options(session.current)[0])
+    assert session.challenge is not None
+    recorder.close()  # the process ends with the challenge put and not met
+    app = mock_app(plan_of("fx-matrix"), clock, bank=bank)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # Resume it
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, MockScreen) and screen.challenged and screen.variant.question.id == "prefill-compute-decode-bandwidth"
+        assert str(screen.query_one("#pushback").render()).startswith("The interviewer pushes back: Are you sure?")
+        await pilot.press("f7")
+        await settle(pilot)
+        assert screen.variant.question.id == "trained-scores-unit-variance"

@@ -26,6 +26,28 @@ def test_every_types_scaffold_passes_strict_validation_as_it_is(capsys, tmp_path
     assert out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 0 warnings"
 
 
+OTHER = "- {id: ID, type: truefalse, topic: scaling, refs: [B1], prompt: {en: S., ja: S。}, answer: true, explanation: {en: E., ja: E。}}\n"
+
+
+@pytest.mark.parametrize("kind", ["number", "explain"])
+def test_the_scaffold_offers_a_pushback_and_branching_follow_ups_that_validate_once_uncommented(capsys, tmp_path, kind):
+    code, out, _ = run(capsys, "new", "--type", kind, "--id", "first")
+    assert code == 0 and ("pushback" in yaml.safe_load(out)) is (kind != "explain")  # a spoken answer is graded after the interview
+    if kind == "explain":
+        chained = out.replace("# follow_ups: [another-question]", "follow_ups: [second]")
+        expected = ["second"]
+    else:
+        chained = out.replace("# follow_ups:", "follow_ups:").replace("#   - {id: a-deeper-question", "  - {id: second")
+        chained = chained.replace("#   - {id: a-narrower-question", "  - {id: third")
+        expected = [{"id": "second", "when": "right"}, {"id": "third", "when": "wrong"}]
+    assert yaml.safe_load(chained)["follow_ups"] == expected
+    path, others = tmp_path / "first.yaml", tmp_path / "others.yaml"
+    path.write_text(chained, encoding="utf-8")
+    others.write_text(OTHER.replace("ID", "second") + OTHER.replace("ID", "third"), encoding="utf-8")
+    code, out, _ = run(capsys, "validate", "--seeds", "5", str(path), str(others))
+    assert code == 0 and out.splitlines()[-1] == "checked 3 questions in 2 files: 0 errors, 0 warnings", out
+
+
 @pytest.mark.parametrize("topic", ["attention", "testing"])
 def test_a_topic_given_is_used_with_one_of_its_claims(capsys, tmp_path, topic):
     code, out, _ = run(capsys, "new", "--type", "truefalse", "--id", "t", "--topic", topic.upper())

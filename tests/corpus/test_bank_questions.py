@@ -39,7 +39,7 @@ def test_a_deferred_question_is_built_on_first_use_and_only_once(tmp_path: Path)
 
     questions = Questions()
     for question_id in loaded:
-        questions.defer(Deferred(question_id, loaded[question_id].follow_ups, builder(question_id)))
+        questions.defer(Deferred(question_id, loaded[question_id].follow_up_ids, builder(question_id)))
     assert list(questions) == ["first", "second"] and len(questions) == 2
     assert "second" in questions and "third" not in questions
     assert questions.follow_ups("first") == ("second",) and questions.follow_ups("second") == ()

@@ -139,8 +139,8 @@ def test_every_bundled_explain_question_has_follow_ups_that_resolve():
     assert len(explains) >= 8
     for question in explains:
         assert question.follow_ups, question.id
-        assert all(f in bank.questions and f != question.id for f in question.follow_ups), question.id
-    linked = {f for q in bank.questions.values() for f in q.follow_ups}
+        assert all(f in bank.questions and f != question.id for f in question.follow_up_ids), question.id
+    linked = {f for q in bank.questions.values() for f in q.follow_up_ids}
     assert len(linked) >= 40  # links run across the files, not only within explain questions
 
 

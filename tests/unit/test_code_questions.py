@@ -58,7 +58,7 @@ def test_the_bank_has_a_code_question_for_every_task_in_both_languages():
         assert question.topic in ("implementation", "testing", "positions", "decoding")
         assert question.prompt.ja and question.explanation.ja and question.refs
         assert 300 <= question.time <= 1800  # minutes, as an interview gives for writing code
-        assert all(f in BANK.questions for f in question.follow_ups)
+        assert all(f in BANK.questions for f in question.follow_up_ids)
 
 
 @pytest.mark.parametrize("question_id", sorted(CODE))

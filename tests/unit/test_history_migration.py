@@ -48,7 +48,7 @@ def test_the_fixture_is_a_v1_file():
 def test_a_v1_file_migrates_to_the_current_schema_keeping_everything(v1_file):
     before = snapshot(v1_file)
     with open_store(v1_file) as store:
-        assert schema.user_version(store.connection()) == schema.CURRENT == 3
+        assert schema.user_version(store.connection()) == schema.CURRENT == 4
         after = snapshot(v1_file)
         assert after["attempts"] == before["attempts"]
         assert after["cards"] == before["cards"] and after["easy"] == before["easy"] and after["settings"] == before["settings"]
@@ -130,11 +130,11 @@ def test_the_v2_fixture_is_a_v2_file_with_a_mock_attempt_and_a_draft():
     assert [row[-1] for row in before["attempts"]].count("mock-old-1") == 2
 
 
-def test_a_v2_file_migrates_to_v3_keeping_everything_after_a_backup(v2_file):
+def test_a_v2_file_migrates_to_the_current_schema_keeping_everything_after_a_backup(v2_file):
     before = snapshot_v2(v2_file)
     original = FIXTURE_V2.read_bytes()
     with open_store(v2_file) as store:
-        assert schema.user_version(store.connection()) == 3
+        assert schema.user_version(store.connection()) == schema.CURRENT
         after = snapshot_v2(v2_file)
         assert {k: v for k, v in after.items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
         assert store.mocks() == [] and store.running_mocks() == []
@@ -171,3 +171,42 @@ def test_the_schema_admits_exactly_the_modes_of_the_enumeration(tmp_path):
     checked = re.search(r"mode IN \(([^)]*)\)", sql)
     assert checked is not None
     assert [value.strip(" '") for value in checked.group(1).split(",")] == list(MODES) == [mode.value for mode in Mode]
+
+
+def test_a_v3_file_with_a_mock_migrates_to_v4_keeping_it_and_then_keeps_pushbacks(tmp_path):
+    """v4 adds the pushbacks table only: a v3 sitting (chain rows included) is read as it was."""
+    from quiz.history.mocks import AskedRow, MockProgress, MockRow
+    from quiz.history.pushbacks import PushbackRow
+
+    path = tmp_path / "history.sqlite3"
+    connection = sqlite3.connect(path)
+    with connection:
+        schema.migrate(connection, 0, 3)
+    connection.close()
+    row = MockRow("m-3", "mock-3-5m-1q-abcd", {"minutes": 5}, [{"question": "softmax-two", "seed": 7, "budget": 60.0}],
+                  "en", "end", 100.5, 1_750_000_000.25, "boot-1", START_MS)  # fmt: skip
+    first = attempt("softmax-two", mode=Mode.MOCK, mock="m-3")
+    with sqlite3.connect(path) as raw:  # written as v3 code wrote it
+        raw.execute(
+            "INSERT INTO mocks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL)",
+            (row.id, row.key, '{"minutes":5}', '[{"budget":60.0,"question":"softmax-two","seed":7}]', "en", "end", 100.5,
+             1_750_000_000.25, "boot-1", START_MS),
+        )  # fmt: skip
+        raw.executemany(
+            "INSERT INTO mock_questions VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [("m-3", 1, "softmax-two", 7, 60.0, None, 0.0), ("m-3", 2, "scaling-variance", 1, 60.0, "softmax-two", 30.0),
+             ("m-3", 3, "causal-weights-3x3", 2, 60.0, "scaling-variance", 60.0)],
+        )  # fmt: skip
+    raw.close()
+    with open_store(path) as store:
+        assert schema.user_version(store.connection()) == schema.CURRENT == 4
+        stored = store.mock("m-3")
+        assert [(a.question, a.follow_up_of) for a in stored.asked] == [
+            ("softmax-two", None), ("scaling-variance", "softmax-two"), ("causal-weights-3x3", "scaling-variance")
+        ]
+        assert stored.row == row and stored.pushbacks == ()
+        met = PushbackRow(attempt("x").id, first.id, "m-3", "softmax-two", "hold", None, 1.0, "correct", START_MS + 9, 4_000)
+        store.save_mock(MockProgress("m-3", attempts=[first], pushbacks=[met], asked=[AskedRow("m-3", 4, "b", 0, 60.0, None, 90.0)]))
+    with open_store(path) as store:
+        assert store.mock("m-3").pushbacks == (met,)
+    assert path.with_name("history.v3-backup.sqlite3").exists()

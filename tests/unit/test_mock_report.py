@@ -118,8 +118,8 @@ def test_the_json_report_has_stable_keys(lang):
     assert data["counts"] == {"questions": 5, "no_answer": 0, "not_reached": 1, "over_time": 1, "awaiting_self_grade": 1}
     question = data["questions"][1]
     assert set(question) == {
-        "position", "question", "key", "topic", "claims", "follow_up_of", "answer", "answer_key", "verdict", "score",
-        "misconception", "seconds", "budget", "over_time", "self_grades",
+        "position", "question", "key", "topic", "claims", "follow_up_of", "depth", "answer", "answer_key", "verdict", "score",
+        "misconception", "seconds", "budget", "over_time", "self_grades", "pushback",
     }  # fmt: skip
     assert question["misconception"]["name"] == "gave_variance" and question["seconds"] == 30.0 and question["budget"] == 90.0
 

@@ -60,6 +60,6 @@ def test_the_sheet_names_the_mistakes_to_listen_for_and_the_follow_ups():
     for variant in plan_variants(BANK, plan):
         for mistake in type_of(variant.question).mistakes(variant):  # a code task's mistakes too
             assert mistake.label.en in sheet
-        for follow_up in variant.question.follow_ups:
+        for follow_up in variant.question.follow_up_ids:
             assert f"`{follow_up}`" in sheet
     assert "## Time plan" in sheet and "| 1 | `" in sheet

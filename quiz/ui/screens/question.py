@@ -6,6 +6,8 @@ When the round is over (after the last question, or on Esc once something was an
 so, and the app shows the round's summary. What the footer offers follows the
 screen's reactive state (`answered`, `hints_shown`, ...), declared with `bindings=True`.
 The question and its answer are laid out by `AnsweringScreen`, which the mock interview shares.
+A pushback the session puts to a graded answer is shown above the answer, which stays open:
+F7 holds the answer, F8 revises it; the feedback waits until then, as it would give it away.
 """
 
 from __future__ import annotations
@@ -21,22 +23,26 @@ from textual.containers import Vertical
 from textual.reactive import var
 from textual.widgets import Static
 
+from quiz.answer_text import Invalid
 from quiz.bank import SelectionError
 from quiz.grading.result import Result
+from quiz.history.pushbacks import PushbackRow
 from quiz.history.recorder import Recorder
 from quiz.locale.i18n import tr
 from quiz.models.questions import ExplainQuestion
 from quiz.practice.session import PracticeSession
+from quiz.session.pushback import Challenge
 from quiz.ui.messages import AttemptRecorded, GoHome, MarkEasy, RoundOver
 from quiz.ui.screens.answering import AnsweringScreen, time_budget
 from quiz.ui.widgets.maths import MathMarkdown
+from quiz.ui.widgets.pushback import pushback_outcome, pushback_prompt
 from quiz.ui.widgets.status import StatusLine
 from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:  # the help screen is imported when first opened
     from quiz.ui.screens.help import Section
 
-ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy"})
+ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy", "hold", "revise"})
 """Actions that act on the question, none of which run while the terminal is too small to show it."""
 
 
@@ -88,6 +94,9 @@ class QuestionScreen(AnsweringScreen):
         Binding("f7", "more_worked", "ui.key_more_worked", priority=True),
         # F8, not F9: the code answer's own F9 (external editor) must stay reachable.
         Binding("f8", "easy", "ui.key_easy", priority=True),
+        # While a pushback is put no feedback is shown, so F7 and F8 are free to meet it.
+        Binding("f7", "hold", "ui.key_hold", priority=True),
+        Binding("f8", "revise", "ui.key_revise", priority=True),
         Binding("escape", "go_home", "ui.key_home"),
     ]
 
@@ -99,6 +108,8 @@ class QuestionScreen(AnsweringScreen):
     """Worked values are folded away and F7 would show them."""
     easy_offered: var[bool] = var(False, bindings=True, init=False)
     """The answer passed and was saved, so F8 may rate it Easy."""
+    challenged: var[bool] = var(False, bindings=True, init=False)
+    """A pushback is put to the answer given: F7 holds it, F8 revises it; the feedback waits."""
 
     def __init__(self, session: PracticeSession, lang: str, history: Recorder | None = None) -> None:
         super().__init__(lang)
@@ -106,6 +117,8 @@ class QuestionScreen(AnsweringScreen):
         self.history = history
         """Where today's count comes from, and which attempt was saved (None: the session's own)."""
         self.give_up_armed = False
+        self._graded: tuple[Result, object] | None = None
+        """The answer's result and response while a pushback is put."""
 
     def compose_after_rule(self) -> ComposeResult:
         yield Vertical(id="hints")
@@ -133,6 +146,10 @@ class QuestionScreen(AnsweringScreen):
         variant = self.variant
         if action in ANSWERING and (variant is None or self.too_small):
             return False
+        if action in ("hold", "revise"):
+            return self.challenged
+        if self.challenged and action in ("submit", "give_up", "hint", "fresh_variant", "next_question"):
+            return False  # the challenge is met first
         if action in ("submit", "give_up"):
             return not self.answered
         if action == "hint":
@@ -197,7 +214,40 @@ class QuestionScreen(AnsweringScreen):
     # -- answering --------------------------------------------------------------------------
 
     async def grade(self, response: object, typed: str | None) -> None:
-        await self._show_result(self.session.submit(response, typed), response)
+        result = self.session.submit(response, typed)
+        challenge = self.session.challenge
+        if challenge is None:
+            await self._show_result(result, response)
+            return
+        self._graded = (result, response)  # its feedback would give the answer away: it waits
+        self.query_one("#answer-dock").mount(pushback_prompt(challenge, self.lang), before=0)
+        self.challenged = True
+        self.focus_answer()
+
+    async def action_hold(self) -> None:
+        challenge = self.session.challenge
+        if self.challenged and challenge is not None:
+            await self._challenge_met(challenge, self.session.hold())
+
+    async def action_revise(self) -> None:
+        challenge = self.session.challenge
+        if not (self.challenged and challenge is not None):
+            return
+        widget = self.answers().first()
+        response = widget.response()
+        if isinstance(response, Invalid):
+            self.say(response.message(self.lang), error=True)
+            return
+        await self._challenge_met(challenge, self.session.revise(response, widget.typed()))
+
+    async def _challenge_met(self, challenge: Challenge, row: PushbackRow) -> None:
+        """The challenge is graded and committed: the answer's feedback, and how the challenge went."""
+        graded, self._graded = self._graded, None
+        self.challenged = False
+        await self.query("#pushback").remove()
+        assert graded is not None
+        await self._show_result(*graded)
+        self.say(pushback_outcome(challenge, row, self.lang))
 
     async def action_give_up(self, confirmed: bool = False) -> None:
         """Show the answer and score 0, once the learner has pressed F3 twice (or chose it in the palette)."""

@@ -103,7 +103,7 @@ def test_each_other_request_costs_its_share_and_seconds_count_against_the_time(v
     # a telling figure asked for second costs its 0.3 like any other
     assert mark(variant.question, ("nans", "scale")) == pytest.approx(0.6)
     assert result.feedback[-1].en == "Best first request: Applied scale. It is the factor itself."
-    assert result.feedback[-1].ja == "最初に尋ねるべき値: 掛かった係数。係数そのものです。"
+    assert result.feedback[-1].ja == "最初に尋ねるべき値：掛かった係数。係数そのものです。"
 
 
 def test_a_guess_scores_blind_credit_and_no_amount_of_asking_scores_below_it(variant):

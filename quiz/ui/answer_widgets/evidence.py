@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.table import Table
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -28,6 +29,7 @@ from quiz.types.options import letter, shown
 from quiz.ui.answer_widgets.base import plain
 from quiz.ui.answer_widgets.lettered import LetteredOptions, hanging
 from quiz.ui.answer_widgets.pick_one import PickOneAnswer
+from quiz.variants.variant import Variant
 
 KEYED_FIGURES = 9
 """Figures asked for by a digit key (1–9); any further one by Enter on it."""
@@ -50,7 +52,7 @@ class FigureList(OptionList):
         self.asked: set[int] = set()
         super().__init__(*(Option(self._prompt(n)) for n in range(len(labels))), id=id)
 
-    def _prompt(self, index: int) -> object:
+    def _prompt(self, index: int) -> Table:
         return hanging(f"{'✓' if index in self.asked else ' '} {index + 1}) ", self.labels[index])
 
     def on_key(self, event: events.Key) -> None:
@@ -84,7 +86,7 @@ class EvidenceAnswer(PickOneAnswer):
 
     HELP = "ui.help_answer_evidence"
 
-    def __init__(self, variant, lang: str) -> None:  # type: ignore[no-untyped-def] - as AnswerWidget's
+    def __init__(self, variant: Variant, lang: str) -> None:
         super().__init__(variant, lang)
         question = variant.question
         assert isinstance(question, EvidenceQuestion)

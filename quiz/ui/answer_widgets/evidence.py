@@ -77,7 +77,9 @@ class FigureList(OptionList):
         self.replace_option_prompt_at_index(index, self._prompt(index))
 
     def _ask(self, index: int) -> None:
-        if index not in self.asked:
+        # Not on screen (a terminal too small shows a notice instead): a request must never be
+        # spent on a value the candidate cannot see.
+        if index not in self.asked and self.region.area > 0:
             self.post_message(self.Asked(index))
 
 

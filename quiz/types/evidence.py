@@ -115,9 +115,18 @@ def figure_value(variant: Variant, figure_id: str) -> Any:
         raise VariantError(variant.question.id, f"{what}: {exc.message} in `{quoted(expression.source)}`", what) from None
 
 
-def shown_value(value: Any) -> str:
-    """A figure's value as the candidate reads it (Markdown): a number, a vector, or a matrix block."""
-    return format_value(value)
+def shown_figure(variant: Variant, figure_id: str, lang: str, inline: bool = False) -> str:
+    """A figure's value as the candidate reads it: Markdown (a number, a vector or a matrix block),
+    or on one line. Measured when the variant was drawn, so it cannot fail then; should it fail
+    now (the variant's time spent), a located message takes its place, as in a text."""
+    try:
+        value = figure_value(variant, figure_id)
+    except VariantError as exc:
+        question = TYPE.question_of(variant)
+        figure = next(f for f in question.figures if f.id == figure_id)
+        where = figure.marks.at("value") if figure.marks is not None else question.source
+        return tr("variant.text_failed", lang, where=str(where), reason=exc.message)
+    return format_array_inline(value, 3) if inline else format_value(value)
 
 
 def cost_text(question: EvidenceQuestion, figure: Figure, lang: str) -> str:
@@ -239,7 +248,7 @@ class EvidenceType(QuestionType[EvidenceQuestion]):
 
     def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
         """The figures asked for, each with the value the candidate was shown."""
-        return {"asked": [{"id": i, "value": shown_value(figure_value(variant, i))} for i in response.asked]}
+        return {"asked": [{"id": i, "value": shown_figure(variant, i, lang, inline=True)} for i in response.asked]}
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The requests in order with what each cost (the answer line below says which option was right)."""
@@ -252,7 +261,7 @@ class EvidenceType(QuestionType[EvidenceQuestion]):
             figure = by_id[i]
             free = n == 0 and figure.telling
             cost = tr("grade.evidence_free", lang) if free else f"−{format_number(round(request_cost(question, figure), 4))}"
-            value = format_array_inline(figure_value(variant, i), 3)
+            value = shown_figure(variant, i, lang, inline=True)
             lines.append(f"  {n + 1}. {_plain(variant, figure.label, lang)} = {value} ({cost})")
         return "\n".join(lines)
 

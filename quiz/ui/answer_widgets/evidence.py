@@ -24,7 +24,7 @@ from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
 from quiz.models.questions import EvidenceQuestion
 from quiz.render.mathtext import markdown_to_plain
-from quiz.types.evidence import EvidenceResponse, cost_text, figure_value, shown_value
+from quiz.types.evidence import EvidenceResponse, cost_text, shown_figure
 from quiz.types.options import letter, shown
 from quiz.ui.answer_widgets.base import plain
 from quiz.ui.answer_widgets.lettered import LetteredOptions, hanging
@@ -113,7 +113,7 @@ class EvidenceAnswer(PickOneAnswer):
         figure = self.question.figures[event.index]
         self.asked.append(figure.id)
         self.query_one(FigureList).mark_asked(event.index)
-        value = markdown_to_plain(shown_value(figure_value(self.variant, figure.id))).strip("\n")
+        value = markdown_to_plain(shown_figure(self.variant, figure.id, self.lang)).strip("\n")
         label = plain(self.variant, figure.label, self.lang).plain
         line = f"{len(self.asked)}. {label} ({cost_text(self.question, figure, self.lang)}):"
         self.query_one("#revealed", Vertical).mount(Static(Content(f"{line}\n{value}"), classes="evidence-value"))

@@ -7,6 +7,7 @@ from pathlib import Path
 from quiz.format.diagnostics import Location
 from quiz.format.marks import located
 from quiz.format.model import Misconception, QuestionBase
+from quiz.models.questions import Figure
 
 
 def field_location(question: QuestionBase, name: str | None) -> Location:
@@ -18,6 +19,12 @@ def field_location(question: QuestionBase, name: str | None) -> Location:
     head, _, rest = name.partition(".")
     if head.startswith("constraints["):
         return located(question, "constraints", int(head[len("constraints[") : -1])) or start
+    if head == "figures":  # figures.<id>.value: an evidence question's figure, found by its id
+        figure_id = rest.partition(".")[0]
+        figures: tuple[Figure, ...] = getattr(question, "figures", ())
+        for figure in figures:
+            if figure.id == figure_id and figure.marks is not None:
+                return figure.marks.at("value")
     if head == "misconceptions":
         misconceptions: tuple[Misconception, ...] = getattr(question, "misconceptions", ())
         for misconception in misconceptions:

@@ -41,6 +41,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     given = parser.add_mutually_exclusive_group(required=True)
     given.add_argument("--answer", metavar="TEXT", help="the answer, as a learner would type it")
     given.add_argument("--file", type=Path, metavar="PATH", help="read the answer from a file (a code question's solution.py)")
+    parser.add_argument(
+        "--ask", action="append", default=[], metavar="FIG", help="an evidence question: ask for this figure first (repeat, in order)"
+    )
     parser.add_argument("--hints", type=int, default=0, metavar="N", help="hints used (each costs part of the score)")
     parser.add_argument("--record", action="store_true", help="save the graded attempt in your history")
     parser.add_argument("--mode", choices=MODES, help="with --record: practice (default), mock or review")
@@ -101,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
     variant = find_variant(load(args), args.id, args.seed)
     kind = type_of(variant.question)
     text = args.answer if args.file is None else read_answer_file(args.file)
+    if args.ask:
+        asked = None if args.file is not None else kind.with_requests(args.ask, text)
+        if asked is None:
+            raise CommandError(f"--ask names figures to ask for, which only an evidence question has ({variant.key} is a {kind.name} one)", 2)
+        text = asked
     # A typed answer is refused past any answer's length before a reader sees it; a file (a
     # code question's solution) is bounded as it is read.
     response = read_answer(variant, text) if args.file is None else kind.read(variant, text)

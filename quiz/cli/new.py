@@ -8,7 +8,7 @@ from pathlib import Path
 
 from quiz.cli.arguments import CommandError
 
-TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code"
+TYPES_IN_WORDS = "number, vector, matrix, choice, multi, order, truefalse, explain, code, evidence"
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:

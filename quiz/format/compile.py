@@ -50,6 +50,8 @@ class CompiledQuestion(Fieldwise):
     screening: tuple[tuple[str, Expression], ...] = ()
     """The derived values the constraints read, directly or through others, in order: all a
     draw needs before the constraints can reject it."""
+    figures: tuple[tuple[str, Expression], ...] = ()
+    """An evidence question's figures by id, each value's expression compiled (see `quiz.types.evidence`)."""
 
     def template(self, text: str) -> Template:
         """The compiled template of one of the question's texts.
@@ -143,6 +145,10 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
         if compiled is not None:
             misconceptions.append((m, compiled))
+    # An evidence question's figures see what its answer sees, but not the answer itself.
+    figures = [
+        (f.id, compiled) for f in getattr(question, "figures", ()) if (compiled := c.expression(f.value, names, f"figures.{f.id}.value")) is not None
+    ]
     if isinstance(answer_expr, Expr):
         # Texts may show the variant's answer key, {{ answer }}: even when the answer expression
         # itself failed above, so that one mistake is not reported again in every text.
@@ -167,6 +173,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         templates,
         texts,
         _read_by(constraints, derived),
+        tuple(figures),
     )
 
 

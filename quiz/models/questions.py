@@ -90,6 +90,47 @@ class ChoiceQuestion(Parametric, QuestionBase):
         return self.shuffle
 
 
+@record(slots=True, kw_only=True)
+class Figure(Fieldwise):
+    """One figure an evidence question lets the candidate ask for: a value the engine measured on the run."""
+
+    yaml_label: ClassVar[str] = "figure"
+    id: str = field(metadata=doc("A short id the candidate asks for it by (`--ask entropy`); history records it.", pattern=ID_PATTERN.pattern))
+    label: Text = field(metadata=doc("What the figure is, in a few words, as the list of figures shows it."))
+    value: Expr = field(metadata=doc("An expression over the parameters and derived values giving the figure: a number, a vector or a small matrix."))
+    cost: float = field(default=0.0, metadata=doc("Share of the mark asking for it costs, from 0 to 1 (default 0).", minimum=0, maximum=1))
+    seconds: int = field(
+        default=0, metadata=doc("Interview time asking for it costs, in seconds (default 0): it costs seconds ÷ `time` of the mark.", minimum=0)
+    )
+    telling: bool = field(
+        default=False, metadata=doc("True for a figure that tells the options apart on its own: asking for one first costs nothing.")
+    )
+    why: Text | None = field(default=None, metadata=doc("Why this figure tells (required on a telling figure): shown in the feedback."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
+
+
+@record(kw_only=True)
+class EvidenceQuestion(Parametric, QuestionBase):
+    """Ask for figures measured on a faulty run, one at a time, then name the fault; requests cost part of the mark."""
+
+    type: Literal["evidence"] = "evidence"
+    figures: tuple[Figure, ...] = field(metadata=doc("The figures the candidate may ask for, in the order listed.", minItems=2, maxItems=MAX_OPTIONS))
+    options: tuple[Option, ...] = field(
+        metadata=doc("The faults to name from (shown shuffled for each variant unless `shuffle: false`).", minItems=2, maxItems=MAX_OPTIONS)
+    )
+    shuffle: bool = field(default=True, metadata=doc("Show the options in a new order for each variant (default true)."))
+    answer: Expr | None = field(
+        default=None, metadata=doc("For a drawn fault: an expression giving the right option's id (else mark one `correct: true`).", referenced=True)
+    )
+    blind_credit: float = field(
+        default=0.5, metadata=doc("The mark for the right fault named without asking for any figure (default 0.5): a guess.", minimum=0, maximum=1)
+    )
+
+    @property
+    def shuffles(self) -> bool:
+        return self.shuffle
+
+
 @record(kw_only=True)
 class MultiQuestion(QuestionBase):
     """Pick every correct option; score max(0, (right − wrong) / number of right options)."""

@@ -13,6 +13,7 @@ from quiz.format.model import QuestionBase
 from quiz.models.questions import (
     ChoiceQuestion,
     CodeQuestion,
+    EvidenceQuestion,
     ExplainQuestion,
     MatrixQuestion,
     MultiQuestion,
@@ -32,6 +33,7 @@ MODELS: Final[dict[str, type[QuestionBase]]] = {
     "truefalse": TrueFalseQuestion,
     "explain": ExplainQuestion,
     "code": CodeQuestion,
+    "evidence": EvidenceQuestion,
 }
 """Each type's model by its name, in the order types are listed (`quiz new`, the schema)."""
 TYPE_NAMES: Final = tuple(MODELS)

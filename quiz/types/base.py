@@ -160,6 +160,11 @@ class QuestionType(ABC, Generic[Q]):
         """Fields of this type added to a graded response's JSON (`quiz grade --json`)."""
         return {}
 
+    def with_requests(self, asked: list[str], text: str) -> str | None:
+        """The answer `text` with the figures `asked` for first, as `read` reads it (`quiz grade
+        --ask`); None for a type that has no figures to ask for."""
+        return None
+
     def starter(self, variant: Variant) -> str | None:
         """The file an answer starts from, for types answered by editing one (`quiz show --starter`)."""
         return None

@@ -21,7 +21,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, QuestionBase, error_at, option_ids
 from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import YamlMap
-from quiz.models.questions import ChoiceQuestion, CodeQuestion, MultiQuestion, NumericQuestion, OrderQuestion
+from quiz.models.questions import ChoiceQuestion, CodeQuestion, EvidenceQuestion, MultiQuestion, NumericQuestion, OrderQuestion
 
 Rules = Callable[[Any, Where, YamlMap, Report], None]
 """Reports the rules of a type that a question (just converted from the YAML map) breaks, with
@@ -72,14 +72,34 @@ def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Opt
         error_at(where, raw, "options", f"option ids must be unique: {', '.join(duplicates)}", report)
 
 
-def check_choice(question: ChoiceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
-    """Well-formed options, and the answer given once: one option marked correct, or an expression."""
+def check_choice(question: ChoiceQuestion | EvidenceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Well-formed options, and the answer given once: one option marked correct, or an expression
+    (an evidence question's options and answer are a choice question's)."""
     check_options(where, raw, report, question.options, question.shuffle)
     marked = sum(o.correct for o in question.options)
     if question.answer is None and marked != 1:
         error_at(where, raw, "options", f"mark exactly one option `correct: true` (found {marked}), or give an `answer` expression", report)
     if question.answer is not None and marked:
         error_at(where, raw, "answer", "give either an `answer` expression or `correct: true` on an option, not both", report)
+
+
+def check_evidence(question: EvidenceQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """Options as for a choice question; figure ids well formed and unique, at least one figure
+    telling, and each telling figure saying why (the feedback quotes it)."""
+    check_choice(question, where, raw, report)  # the options and the answer are a choice question's
+    seen: set[str] = set()
+    for index, figure in enumerate(question.figures):
+        at = located(figure, "id") or where.location()
+        if not ID_PATTERN.fullmatch(figure.id):
+            report.error(at, f"figures[{index}]: figure id '{figure.id}' must be lower-case letters, digits, - or _")
+        elif figure.id in seen:  # reported at the second use, where the slip is
+            report.error(at, f"figures[{index}]: figure id '{figure.id}' is already used by a figure above; ids must be unique")
+        seen.add(figure.id)
+        if figure.telling and figure.why is None:
+            message = f"figures[{index}] ({figure.id}) is telling but has no `why`: the feedback says why it tells"
+            report.error(located(figure, "telling") or at, message)
+    if question.figures and not any(f.telling for f in question.figures):
+        error_at(where, raw, "figures", "mark at least one figure `telling: true`: the one a good candidate asks for first", report)
 
 
 def check_multi(question: MultiQuestion, where: Where, raw: YamlMap, report: Report) -> None:
@@ -159,5 +179,6 @@ RULES: Final[dict[str, Rules]] = {
     "order": check_order,
     "code": check_code,
     "explain": check_explain,
+    "evidence": check_evidence,
 }
 """The rules of each type that has any, by its `type` name (true/false has none beyond its fields)."""

@@ -105,7 +105,7 @@ def test_loading_the_bank_leaves_markdown_to_what_renders_it():
     assert loaded.isdisjoint({"markdown_it", "quiz.render.mathtext"}), sorted(loaded & {"markdown_it", "quiz.render.mathtext"})
 
 
-BEHAVIOUR = {f"quiz.types.{name}" for name in ("number", "vector", "matrix", "choice", "multi", "order", "truefalse", "explain", "code")}
+BEHAVIOUR = {f"quiz.types.{name}" for name in ("number", "vector", "matrix", "choice", "multi", "order", "truefalse", "explain", "code", "evidence")}
 
 
 def test_the_registry_imports_a_types_behaviour_when_it_is_first_looked_up():

@@ -78,7 +78,7 @@ def test_field_of_another_type_is_unknown_here(tmp_path):
 
 def test_unknown_type_suggests_one(tmp_path):
     _, report = convert(tmp_path, BASE + "type: numbr\nanswer: 1\n")
-    expected = "expected one of number, vector, matrix, choice, multi, order, truefalse, explain, code (did you mean 'number'?)"
+    expected = "expected one of number, vector, matrix, choice, multi, order, truefalse, explain, code, evidence (did you mean 'number'?)"
     assert errors(report) == [(4, f"type: unknown type 'numbr'; {expected}")]
 
 

@@ -42,8 +42,10 @@ def test_every_key_printed_on_the_sheet_grades_as_correct(seed):
             assert kind.grade(variant, kind.read(variant, reference)).verdict is Verdict.CORRECT, variant.key
             continue
         printed = section.split("**Key:** Answer:")[1].split("\n\n**")[0].strip()
-        if kind.name in ("choice", "multi"):
+        if kind.name in ("choice", "multi", "evidence"):
             typed = " ".join(re.findall(r"(?:^|; )([a-z])\) ", printed))
+            if kind.name == "evidence":  # the key names the fault; full marks also ask the best figure first
+                typed = kind.answer_json(variant, "en").rsplit(" ", 1)[0] + " " + typed
         elif kind.name == "order":  # the right order, written out: typed back as the numbers shown
             shown = [markdown_to_plain(item).strip() for item in kind.extra_json(variant, "en")["items"]]
             items = [re.sub(r"^\d+\. ", "", line).strip() for line in printed.strip().splitlines()]

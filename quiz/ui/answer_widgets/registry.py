@@ -24,6 +24,7 @@ WIDGETS: Final[dict[str, tuple[str, str]]] = {
     "truefalse": ("truefalse", "TrueFalseAnswer"),
     "explain": ("explain", "ExplainAnswer"),
     "code": ("code", "CodeEditorAnswer"),
+    "evidence": ("evidence", "EvidenceAnswer"),
 }
 """Each type's widget: its module under `quiz.ui.answer_widgets` and its class."""
 

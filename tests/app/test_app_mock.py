@@ -149,6 +149,21 @@ async def test_time_up_with_nothing_readable_typed_records_no_answer(lang):
     assert verdicts == {"fx-number": "no_answer", "fx-vector": "not_reached"}
 
 
+@pytest.mark.parametrize("touched", [False, True])
+async def test_time_up_on_a_multi_question_left_alone_is_no_answer_and_one_unticked_again_is_none(touched):
+    # Nothing ticked reads as "none of them", an answer; only a learner who touched the boxes gave it.
+    clock = SetClock()
+    app = mock_app(plan_of("fx-multi", "fx-vector", minutes=1), clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        if touched:
+            await pilot.press("a", "a")  # ticked, then unticked: an answer of none, handed in
+        await tick(pilot, clock, 61)
+        assert isinstance(app.screen, ReportScreen)
+    verdict, response, _ = attempts_by_question()["fx-multi"]
+    assert (verdict, response) == (("incorrect", "none") if touched else ("no_answer", None))
+
+
 async def test_a_question_over_its_budget_says_so_and_stays_open():
     clock = SetClock()
     app = mock_app(plan_of("fx-number", "fx-vector"), clock)

@@ -40,7 +40,8 @@ def test_a_quarter_minute_mock_left_alone_ends_by_itself_and_is_in_history(tmp_p
     attempts = json.loads(history.stdout)
     assert len(attempts) == 2 and {a["mode"] for a in attempts} == {"mock"}
     # Nothing was typed: the question being asked has no answer, the other was not reached.
-    assert sorted(a["verdict"] for a in attempts) == ["no_answer", "not_reached"]
+    verdicts = [(a["question"], a["verdict"], a.get("response")) for a in attempts]
+    assert sorted(v for _, v, _ in verdicts) == ["no_answer", "not_reached"], verdicts
     # It ended at its deadline on the interview clock, not before: the question left unanswered
     # was shown `shown_s` into the interview and open for its `duration_ms` until the end.
     connection = sqlite3.connect(tmp_path / "data" / "history.sqlite3")

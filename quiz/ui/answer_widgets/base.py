@@ -61,6 +61,11 @@ class AnswerWidget(Vertical):
     def response(self) -> Any | Invalid:
         raise NotImplementedError
 
+    def untouched(self) -> bool:
+        """True while the learner has done nothing to a picked answer: when time runs out it is then
+        no answer, not the empty pick (which a multi question reads as "none of them")."""
+        return False
+
     def typed(self) -> str | None:
         """The answer as the learner typed it, for history; None where they picked rather than typed."""
         return None

@@ -225,6 +225,8 @@ class MockScreen(AnsweringScreen):
         if variant is None or self.answered or not answers:
             return None
         widget = answers.first()
+        if widget.untouched():
+            return None
         typed = widget.typed()
         if typed is None:  # picked, not typed: what is picked, written as the type reads it
             response = widget.response()

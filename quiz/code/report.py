@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
-from quiz.code.sandbox import RunError
+from quiz.code.sandbox import RunError, confinement
 from quiz.locale.i18n import tr
 
 
@@ -18,6 +18,13 @@ def check_label(check: str, lang: str = "en", policy: dict[str, str] | None = No
         result = tr(f"code.empty_rows_{(policy or {}).get('empty_rows', 'zero')}", lang)
         return tr("code.check_fully_masked_rows", lang, result=result)
     return tr(f"code.check_{check}", lang)
+
+
+def confinement_note(lang: str = "en") -> str | None:
+    """What to say, once, where code runs without bubblewrap's namespaces (probes on first use: call it
+    off an event loop); None where each solution runs in namespaces of its own."""
+    state = confinement()
+    return None if state.isolated else tr("code.unconfined", lang, reason=state.reason)
 
 
 def mistake_sentence(mistake: str, lang: str = "en") -> str:

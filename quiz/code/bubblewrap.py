@@ -4,7 +4,7 @@ libraries, the harness and the run's own files.
 
 Inside, the candidate's process sees none of the parent's processes (a /proc of its own), reaches no
 network (an empty network namespace), reads nothing but what is mounted, and writes only a private
-tmpfs of a bounded size (RUN) and the two result files the parent made for it. Ending the namespace's
+tmpfs bounded in size and in number of files (RUN, mounted by the harness) and the two result files the parent made for it. Ending the namespace's
 first process ends every process in it, so nothing the code starts survives the run: see `Box`.
 Where bwrap is missing or fails its probe the sandbox runs its child without it (`probe` says why).
 """
@@ -65,7 +65,7 @@ def _runtime_mounts() -> list[str]:
     return args
 
 
-def command(bwrap: str, io_dir: Path, harness: Path, run_bytes: int, info_fd: int, block_fd: int, argv: Sequence[str]) -> list[str]:
+def command(bwrap: str, io_dir: Path, harness: Path, info_fd: int, block_fd: int, argv: Sequence[str]) -> list[str]:
     """bwrap's command line for `argv` (the harness's, with its paths as the sandbox sees them)."""
     return [
         bwrap,
@@ -75,7 +75,16 @@ def command(bwrap: str, io_dir: Path, harness: Path, run_bytes: int, info_fd: in
         "--new-session",  # no terminal to push input into (TIOCSTI)
         "--cap-drop",
         "ALL",
-        "--disable-userns",  # and no namespaces of its own inside
+        # Kept only to mount the run folder with its bounds and to allow no user namespace inside (see
+        # confine.private_folder, no_user_namespaces), then all given up before the candidate's code
+        # runs (confine.drop_capabilities). They hold in this user namespace only: none lifts a limit.
+        # (bwrap's own --disable-userns would nest a user namespace in which the mount is refused.)
+        "--cap-add",
+        "CAP_SYS_ADMIN",
+        "--cap-add",
+        "CAP_SYS_RESOURCE",
+        "--cap-add",
+        "CAP_SETPCAP",
         "--proc",
         "/proc",
         "--dev",
@@ -91,14 +100,12 @@ def command(bwrap: str, io_dir: Path, harness: Path, run_bytes: int, info_fd: in
         str(io_dir),
         IO,
         *(arg for name in RESULT_FILES for arg in ("--bind", str(io_dir / name), f"{IO}/{name}")),
-        "--size",
-        str(run_bytes),
-        "--tmpfs",
-        RUN,
+        "--dir",
+        RUN,  # where the harness mounts its run folder
         "--remount-ro",
         "/",  # the root's own tmpfs: no file made beside the mounts
         "--chdir",
-        RUN,
+        IO,
         "--info-fd",
         str(info_fd),
         "--block-fd",
@@ -138,7 +145,6 @@ def start(
     harness: Path,
     argv: Sequence[str],
     *,
-    run_bytes: int,
     rlimits: Sequence[tuple[int, int, int]],
     stdio: int,
     env: dict[str, str],
@@ -150,7 +156,7 @@ def start(
     block_r, block_w = os.pipe()
     try:
         process = subprocess.Popen(
-            command(bwrap, io_dir, harness, run_bytes, info_w, block_r, argv),
+            command(bwrap, io_dir, harness, info_w, block_r, argv),
             stdin=subprocess.DEVNULL,
             stdout=stdio,
             stderr=stdio,
@@ -202,10 +208,24 @@ def _first_pid(info_fd: int) -> int:
     return pid
 
 
+PROBE = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("confine", "{HARNESS_DIR}/confine.py")
+confine = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(confine)
+confine.private_folder("{RUN}", 1 << 20, 16)
+confine.no_user_namespaces()
+confine.drop_capabilities()
+import numpy
+open("{IO}/report.json", "w").write("ok")
+"""
+"""What the harness does first under bubblewrap, and numpy's import: a sandbox that passes runs the harness."""
+
+
 @functools.cache
 def probe() -> tuple[str | None, str]:
-    """(bwrap's path, "") when a sandbox starts here and numpy imports in it; (None, why) when not.
-    Run once per process: the answer does not change while it runs."""
+    """(bwrap's path, "") when a sandbox starts here, mounts its run folder, gives up its capabilities
+    and imports numpy; (None, why) when not. Run once per process: the answer does not change while it runs."""
     bwrap = executable()
     if bwrap is None:
         return None, "bubblewrap (bwrap) is not installed"
@@ -216,11 +236,10 @@ def probe() -> tuple[str | None, str]:
             io_dir = Path(folder)
             for name in RESULT_FILES:
                 (io_dir / name).write_bytes(b"")
-            script = f"import numpy; open({IO + '/report.json'!r}, 'w').write('ok')"
-            argv = [sys.executable, "-I", "-B", "-c", script]
+            argv = [sys.executable, "-I", "-B", "-c", PROBE]
             with open(os.devnull, "wb") as null:
                 harness = Path(__file__).with_name("harness.py")
-                box = start(bwrap, io_dir, harness, argv, run_bytes=1 << 20, rlimits=(), stdio=null.fileno(), env={"PATH": os.defpath})
+                box = start(bwrap, io_dir, harness, argv, rlimits=(), stdio=null.fileno(), env={"PATH": os.defpath})
                 try:
                     code = box.process.wait(timeout=PROBE_SECONDS)
                 except subprocess.TimeoutExpired:

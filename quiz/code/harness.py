@@ -263,8 +263,13 @@ def main(io_dir: str, run_dir: str) -> None:
     # Opened now, while io_dir may be written: under bubblewrap only these two files of it can be.
     report_file = open_file(os.path.join(io_dir, "report.json"), "w", encoding="utf-8")
     outputs_file = open_file(os.path.join(io_dir, "outputs.npz"), "wb")
+    confinement = load_confine()
+    if config.get("private_run"):  # under bubblewrap: the run folder's bounds, then no capability left
+        confinement.private_folder(work, config["run_bytes"], config["run_files"])
+        confinement.no_user_namespaces()
+        confinement.drop_capabilities()
     os.chdir(work)
-    confined = confine_to(work, np)  # before the guards, which refuse ctypes
+    confined = confine_to(confinement, work, np)  # before the guards, which refuse ctypes
     filename, lines = config["filename"], source.splitlines()
     captured = CappedText(config["output_chars"])
     sys.stdout = sys.stderr = captured
@@ -299,22 +304,28 @@ def main(io_dir: str, run_dir: str) -> None:
     real_exit(0)  # skips whatever the candidate registered with atexit
 
 
-def confine_to(work: str, np: ModuleType) -> int:
-    """Let the rest of this process read only the standard library and numpy, and write only `work`
-    (quiz/code/confine.py, loaded by path: nothing of the quiz is importable here). The Landlock ABI
-    applied, or 0 where the kernel has none or refused a step."""
+def load_confine() -> ModuleType:
+    """quiz/code/confine.py, loaded by path beside this file: nothing of the quiz is importable here."""
     import importlib.util
-    import sysconfig
 
-    spec = importlib.util.spec_from_file_location("confine", os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py"))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py")
+    spec = importlib.util.spec_from_file_location("confine", path)
     if spec is None or spec.loader is None:
-        return 0
+        raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def confine_to(confinement: ModuleType, work: str, np: ModuleType) -> int:
+    """Let the rest of this process read only the standard library and numpy, and write only `work`.
+    The Landlock ABI applied, or 0 where the kernel has none or refused a step."""
+    import sysconfig
+
     numpy_dir = os.path.dirname(os.path.abspath(str(np.__file__)))
     readable = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib"), numpy_dir, numpy_dir + ".libs"}
     try:
-        return int(module.confine(sorted(readable), work))
+        return int(confinement.confine(sorted(readable), work))
     except OSError:
         return 0
 

@@ -75,6 +75,7 @@ class Limits:
     output_chars: int = 4000  # printed text kept for the learner; the rest is cut
     file_bytes: int = 64 << 20  # any one file the process writes, results included
     run_bytes: int = 64 << 20  # under bubblewrap: every file the code makes in its run folder together
+    run_files: int = 1000  # under bubblewrap: how many files and folders the run folder holds, itself included
     source_chars: int = 200_000
 
 
@@ -209,8 +210,9 @@ def run_calls(
     try:
         with tempfile.TemporaryDirectory(prefix="quiz-code-", ignore_cleanup_errors=True) as workdir:
             work = Path(workdir)
-            _write_inputs(work, source, calls, filename, limits, forbidden_modules)
-            stopped, isolated = _run_child(work, limits, stop)
+            bwrap, _ = bubblewrap.probe()
+            _write_inputs(work, source, calls, filename, limits, forbidden_modules, private_run=bwrap is not None)
+            stopped, isolated = _run_child(work, bwrap, limits, stop)
             return replace(_read_results(work, calls, stopped, limits), isolated=isolated)
     except OSError as error:  # no temporary space, no process to be had: said, not raised
         not_started = RunError("not_started", detail=printable(str(error), 300))
@@ -218,7 +220,14 @@ def run_calls(
 
 
 def _write_inputs(
-    work: Path, source: str, calls: Sequence[Call[Arguments]], filename: str, limits: Limits, forbidden: Sequence[str]
+    work: Path,
+    source: str,
+    calls: Sequence[Call[Arguments]],
+    filename: str,
+    limits: Limits,
+    forbidden: Sequence[str],
+    *,
+    private_run: bool,
 ) -> None:
     """config.json, inputs.npz and source.py for the harness."""
     arrays: dict[str, np.ndarray] = {}
@@ -236,6 +245,9 @@ def _write_inputs(
         "wall_seconds": limits.wall_seconds,
         "memory_bytes": limits.memory_bytes,
         "file_bytes": limits.file_bytes,
+        "run_bytes": limits.run_bytes,
+        "run_files": limits.run_files,
+        "private_run": private_run,  # under bubblewrap the harness mounts its run folder with the bounds above
         "output_chars": limits.output_chars,
         "forbidden_modules": list(forbidden),
         "calls": [
@@ -253,12 +265,11 @@ def _write_inputs(
     (work / "source.py").write_text(source, encoding="utf-8", errors="replace")
 
 
-def _run_child(work: Path, limits: Limits, stop: threading.Event | None) -> tuple[RunError | None, bool]:
-    """Run the harness to its end: an error when it was stopped or died before writing a report,
-    and whether it ran under bubblewrap."""
+def _run_child(work: Path, bwrap: str | None, limits: Limits, stop: threading.Event | None) -> tuple[RunError | None, bool]:
+    """Run the harness to its end, under `bwrap` when given: an error when it was stopped or died
+    before writing a report, and whether it ran under bubblewrap."""
     if stop is not None and stop.is_set():
         return RunError("stopped"), False
-    bwrap, _ = bubblewrap.probe()
     with open(work / "stdio", "wb") as stdio:  # what the process writes below print(): kept apart, unread
         boxed = bwrap is not None
         code = _run_boxed(bwrap, work, limits, stop, stdio.fileno()) if bwrap is not None else _run_bare(work, limits, stop, stdio.fileno())
@@ -305,7 +316,7 @@ def _run_boxed(bwrap: str, work: Path, limits: Limits, stop: threading.Event | N
         (resource.RLIMIT_FSIZE, limits.file_bytes, limits.file_bytes),
     ]
     argv = [sys.executable, "-I", "-B", f"{bubblewrap.HARNESS_DIR}/harness.py", bubblewrap.IO, bubblewrap.RUN]
-    box = bubblewrap.start(bwrap, work, HARNESS, argv, run_bytes=limits.run_bytes, rlimits=rlimits, stdio=stdio, env=CHILD_ENV)
+    box = bubblewrap.start(bwrap, work, HARNESS, argv, rlimits=rlimits, stdio=stdio, env=CHILD_ENV)
     try:
         code = _wait(box.process, limits.wall_seconds + limits.grace_seconds, stop)
     finally:

@@ -1,8 +1,8 @@
 """Issue 34: under bubblewrap the candidate's process lives in namespaces of its own. Nothing it starts
 outlives the grade, however detached (fork and setsid through ctypes, past the audit hook it
 switches off); it sees none of the parent's processes, reaches no network, writes nothing outside
-its run folder, fills no more than the run folder's bound, and cannot raise the limits it was
-started under. Real bwrap, real child processes; skipped, with the reason, where bwrap cannot run."""
+its run folder, fills no more than the run folder's bounds (bytes and files), holds no capability,
+and cannot raise the limits it was started under. Real bwrap, real child processes; skipped, with the reason, where bwrap cannot run."""
 
 from __future__ import annotations
 
@@ -86,6 +86,23 @@ ESCAPES = textwrap.dedent(
         except OSError as error:
             return np.array([float(written), float(error.errno)])
 
+    def makes_files(x):
+        made = 0
+        try:
+            while True:
+                os.mkdir(f"d{made}") if made % 2 else open(f"f{made}", "w").close()
+                made += 1
+        except OSError as error:
+            return np.array([float(made), float(error.errno)])
+
+    def holds_capabilities(x):
+        header, held = (ctypes.c_uint32 * 2)(0x20080522, 0), (ctypes.c_uint32 * 6)()
+        libc.capget(header, held)
+        mounted = libc.mount(b"tmpfs", b".", b"tmpfs", 0, b"size=1g") == 0
+        bounding = sum(libc.prctl(23, cap, 0, 0, 0) == 1 for cap in range(64))  # PR_CAPBSET_READ
+        own_namespace = libc.unshare(0x10000000) == 0  # CLONE_NEWUSER: capabilities anew, in a namespace of its own
+        return np.array([float(sum(held)), float(mounted), float(bounding), float(own_namespace)])
+
     def raises_limits(x):
         lifted = []
         for which in (resource.RLIMIT_CPU, resource.RLIMIT_AS, resource.RLIMIT_FSIZE):
@@ -140,6 +157,16 @@ def test_the_run_folder_holds_no_more_than_its_bound():
     assert code == errno.ENOSPC and written <= 1 << 20
 
 
+def test_the_run_folder_holds_no_more_files_than_its_bound():
+    limits = Limits(cpu_seconds=60, wall_seconds=120, run_files=50)
+    made, code = run("makes_files", 0, limits)
+    assert code == errno.ENOSPC and made == 49  # the folder itself is the fiftieth
+
+
+def test_no_capability_is_left_once_the_run_folder_is_mounted_nor_one_to_be_had_in_a_new_user_namespace():
+    assert run("holds_capabilities", 0).tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
 def test_the_limits_are_set_before_the_code_starts_and_cannot_be_raised():
     lifted_cpu, lifted_memory, lifted_file, cpu_hard = run("raises_limits", 0)
     assert (lifted_cpu, lifted_memory, lifted_file) == (0.0, 0.0, 0.0)
@@ -154,7 +181,7 @@ def test_bwrap_sets_the_limits_on_the_sandbox_before_its_command_runs(tmp_path):
     with open(os.devnull, "wb") as null:
         box = bubblewrap.start(
             BWRAP, tmp_path, Path(bubblewrap.__file__).with_name("harness.py"), [sys.executable, "-I", "-c", script],
-            run_bytes=1 << 20, rlimits=[(resource.RLIMIT_CPU, 7, 8)], stdio=null.fileno(), env={},
+            rlimits=[(resource.RLIMIT_CPU, 7, 8)], stdio=null.fileno(), env={},
         )
         try:
             assert box.process.wait(timeout=60) == 0

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, Final, TextIO
 
 from quiz.base.bounded_read import UnreadableFile, read_bounded
+from quiz.base.terminal_text import visible_controls
 from quiz.history.mock_transfer import RECORD, BadMock, exported_mock, mock_from_record
 from quiz.history.mocks import StoredMock
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
@@ -39,6 +40,9 @@ FIELDS: Final = (
     "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy",
 )  # fmt: skip
 BOM: Final = "\ufeff"
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
+"""What makes a spreadsheet read a CSV cell as a formula (CSV injection), and the quote that marks one
+neutralised."""
 MAX_IMPORT_BYTES: Final = 256 * 2**20
 """Largest file imported: about half a million attempts, more than years of daily practice."""
 MAX_RECORD_CHARS: Final = 2**20
@@ -84,26 +88,41 @@ def exported(attempt: AttemptRecord, easy: bool) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def export(history: History, out: TextIO, fmt: str) -> int:
-    """Write every attempt, oldest first, to `out` (UTF-8; opened with newline="" for CSV)."""
+def export(history: History, out: TextIO, fmt: str, *, terminal: bool = False) -> int:
+    """Write every attempt, oldest first, to `out` (UTF-8; opened with newline="" for CSV).
+
+    With `terminal` (the output is one), control characters in the records (ESC, OSC, a lone
+    carriage return) are written as visible escapes, never raw, and CSV rows end in a bare line feed.
+    """
     records = (exported(attempt, easy) for attempt, easy in history.attempts_with_marks())
+    shown = visible_controls if terminal else str
     count = 0
     if fmt == "jsonl":
         for record in records:
-            out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+            out.write(shown(json.dumps(record, ensure_ascii=False, allow_nan=False)) + "\n")
             count += 1
         for row in history.mocks():
             stored = history.mock(row.id)
             if stored is not None:
-                out.write(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
+                out.write(shown(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False)) + "\n")
         return count
     out.write(BOM)
-    writer = csv.writer(out)
+    writer = csv.writer(out, lineterminator="\n" if terminal else "\r\n")
     writer.writerow(FIELDS)
     for record in records:
-        writer.writerow([_csv_cell(name, record[name]) for name in FIELDS])
+        writer.writerow([shown(_neutralised(_csv_cell(name, record[name]))) for name in FIELDS])
         count += 1
     return count
+
+
+def _neutralised(cell: str) -> str:
+    """`cell` as a spreadsheet takes it for text, never a formula: one beginning with = + - @, a tab
+    or a carriage return (or with the quote that marks this) gets a leading ' that import removes."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def _unneutralised(cell: str) -> str:
+    return cell[1:] if cell.startswith("'") else cell
 
 
 def import_file(history: History, path: Path) -> ImportReport:
@@ -165,7 +184,7 @@ def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
         for row in reader:
             if len(row) != len(header):
                 raise ImportProblem(start, f"expected {len(header)} cells, found {len(row)}")
-            yield _attempt(start, _from_cells(start, dict(zip(header, row))))
+            yield _attempt(start, _from_cells(start, dict(zip(header, map(_unneutralised, row)))))
             start = reader.line_num + 1
     except csv.Error as exc:
         raise ImportProblem(reader.line_num, f"malformed CSV ({exc})") from None

@@ -19,7 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import MAXYEAR, UTC, datetime
 from pathlib import Path
@@ -28,7 +28,7 @@ from typing import Any, Final, TextIO
 from quiz.base.bounded_read import UnreadableFile, read_bounded
 from quiz.base.terminal_text import visible_controls
 from quiz.history.mock_transfer import RECORD, BadMock, exported_mock, mock_from_record
-from quiz.history.mocks import StoredMock
+from quiz.history.mocks import MockRow, StoredMock
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
 from quiz.history.scheduling import PASS_MARK, at_datetime
 from quiz.history.store import History
@@ -125,10 +125,16 @@ def _unneutralised(cell: str) -> str:
     return cell[1:] if cell.startswith("'") else cell
 
 
-def import_file(history: History, path: Path) -> ImportReport:
+MockCheck = Callable[[MockRow], object]
+"""Reads a sitting's options and plan back as a resume would, raising ValueError when it cannot: the
+mock interview's own rules, which the history does not know (quiz.mock.sitting.plan_from_json)."""
+
+
+def import_file(history: History, path: Path, *, check_mock: MockCheck | None = None) -> ImportReport:
     """Import a JSON Lines or CSV export (told apart by its first character) all or nothing.
 
-    Raises ImportProblem for a bad record (with its line) or an unreadable file."""
+    Raises ImportProblem for a bad record (with its line) or an unreadable file, and for a mock
+    interview whose options or plan `check_mock` refuses."""
     try:
         text = read_bounded(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
     except UnreadableFile as exc:
@@ -139,7 +145,7 @@ def import_file(history: History, path: Path) -> ImportReport:
         return ImportReport(0, 0)
     records: list[tuple[AttemptRecord, bool]] = []
     mocks: list[StoredMock] = []
-    for item in _jsonl(text) if text.lstrip().startswith("{") else _csv(text):
+    for item in _jsonl(text, check_mock) if text.lstrip().startswith("{") else _csv(text):
         if isinstance(item, StoredMock):
             mocks.append(item)
         else:
@@ -158,7 +164,7 @@ def _csv_cell(name: str, value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
+def _jsonl(text: str, check_mock: MockCheck | None) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
     # Only a line feed ends a record: JSON escapes it inside strings, but not U+2028 and the like.
     for line, content in enumerate(text.split("\n"), 1):
         if not content.strip():
@@ -171,7 +177,7 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock]:
         surrogate = _lone_surrogate(record)
         if surrogate is not None:
             raise ImportProblem(line, f"{surrogate} holds a lone surrogate (an escape such as \\ud800 that is half of a character): it is not text")
-        yield _mock(line, record) if "record" in record else _attempt(line, record)
+        yield _mock(line, record, check_mock) if "record" in record else _attempt(line, record)
 
 
 def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
@@ -245,7 +251,7 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
     return attempt, record["easy"]
 
 
-def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
+def _mock(line: int, record: Mapping[str, Any], check_mock: MockCheck | None) -> StoredMock:
     if record.get("format") != FORMAT_VERSION:
         raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
     if record["record"] != RECORD:
@@ -253,9 +259,15 @@ def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
     if any(_depth(value) > MAX_INPUT_DEPTH + 2 for value in record.values()):
         raise ImportProblem(line, f"the mock record is nested more than {MAX_INPUT_DEPTH + 2} levels deep")
     try:
-        return mock_from_record(record)
+        stored = mock_from_record(record)
     except BadMock as exc:
         raise ImportProblem(line, str(exc)) from None
+    if check_mock is not None:
+        try:
+            check_mock(stored.row)
+        except ValueError as exc:
+            raise ImportProblem(line, f"the mock interview {stored.row.key} cannot be resumed or reported: {exc}") from None
+    return stored
 
 
 def _json(line: int, text: str, what: str) -> Any:

@@ -306,7 +306,7 @@ def garbage(path) -> None:
 @pytest.mark.parametrize(("make", "lang", "says"), [(garbage, "en", "is not a quiz history file"), (newer_schema, "ja", "新しいバージョン")])
 async def test_a_file_that_cannot_be_used_is_said_once_practice_goes_on_and_it_is_untouched(make, lang, says):
     path = history_path()
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     make(path)
     before = path.read_bytes()
     app = make_app(start=Selection(ids=("fx-vector", "fx-number")), seed=7, bank=BANK, lang=lang)
@@ -363,7 +363,7 @@ async def test_the_statistics_screen_shows_what_quiz_stats_computes():
 
 async def test_statistics_from_the_command_palette_and_without_a_usable_file():
     path = history_path()
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     garbage(path)
     app = app_at_now()
     async with app.run_test(size=SIZE) as pilot:

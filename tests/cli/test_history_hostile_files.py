@@ -34,7 +34,7 @@ def run_bounded(capsys, *argv: str) -> tuple[int, str, str]:
 @pytest.fixture
 def fifo():
     path = history_path()
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     os.mkfifo(path)  # no writer: opening it for reading without O_NONBLOCK waits for ever
     return path
 
@@ -55,7 +55,7 @@ def test_opening_history_at_the_apps_start_does_not_block_on_a_fifo(fifo):
 
 
 def test_a_directory_in_place_of_the_history_is_not_a_history_file(capsys):
-    history_path().mkdir(parents=True)
+    history_path().mkdir(parents=True, exist_ok=True)
     code, _, err = run_bounded(capsys, "history")
     assert code == 4 and "is not a quiz history file" in err
 

@@ -62,7 +62,8 @@ def warm_cache_files(tmp_path_factory):
     subprocess.run([sys.executable, "-c", WARMING], env=env, check=True, timeout=300)
     files = sorted((home / "quiz_cache_dir").iterdir())
     assert {f.name.split("-")[0] for f in files} == {"bank", "catalogue"}, files
-    return {f: f.read_bytes() for f in files}
+    key = home / "quiz_data_dir" / "cache.key"  # what the bank cache is sealed with (quiz.base.cache_key)
+    return {f: f.read_bytes() for f in [*files, key]}
 
 
 def _restore(warm: dict) -> None:
@@ -86,11 +87,14 @@ def isolated_user_dirs(request, tmp_path_factory, monkeypatch):
     home.mkdir()
     if request.node.get_closest_marker("cold_cache") is None:
         warm = request.getfixturevalue("warm_cache_files")
-        cache = home / "cache"
+        cache, data = home / "cache", home / "data"
         cache.mkdir(mode=0o700)
         for kept in warm:
             # A link, not a 700 kB copy per test: the cache replaces its files by renaming them.
-            os.link(kept, cache / kept.name)
+            # The key the bank cache is sealed with goes to the data directory, as a first start leaves it.
+            if kept.name == "cache.key":
+                data.mkdir(mode=0o700)
+            os.link(kept, (data if kept.name == "cache.key" else cache) / kept.name)
         request.addfinalizer(lambda: _restore(warm))
     monkeypatch.setenv("QUIZ_DATA_DIR", str(home / "data"))
     monkeypatch.setenv("QUIZ_CONFIG_DIR", str(home / "config"))

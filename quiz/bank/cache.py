@@ -5,8 +5,11 @@ and a SHA-256 of its content, so any change to a pack reloads that pack. One JSO
 per set of sources, in the cache directory, starts with the quiz's version: the package version
 and a hash of its source files' sizes and times, so a cache written by other code is never trusted. The file is
 data only (JSON read against the model's types, see `codec.py`), written atomically and readable
-by its owner alone; one that is damaged, cut short, too large, a symlink, someone else's or
-readable by others, or that does not fit the model, is ignored and written afresh. A question is
+by its owner alone, and sealed: its last line is a keyed hash of the others, with a key kept in
+the data directory (quiz.base.cache_key), so a cache changed by anything that can write the cache
+folder but not read the key is not trusted. One that is damaged, cut short, too large, a
+symlink, someone else's, readable by others, unsealed or sealed otherwise, or that does not fit
+the model, is ignored and written afresh. A question is
 decoded when first used (see `quiz.bank.questions`): an entry found then not to fit the model is
 read again from its pack, and the cache is written afresh at that moment.
 
@@ -18,6 +21,7 @@ regular files named as the cache names them are ever removed.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib.util
 import json
 import logging
@@ -37,6 +41,7 @@ from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
 from quiz.bank.questions import Deferred
 from quiz.base import locations
 from quiz.base.atomic import write_text_atomically
+from quiz.base.cache_key import cache_key, key_path, seal
 from quiz.base.collector import collector_held
 from quiz.base.own_file import NotOwnFile, read_own_file, this_user
 from quiz.format.claims import Claims
@@ -55,7 +60,9 @@ MAX_CACHE_BYTES: Final = 64 * 1024 * 1024
 KEPT_FILES: Final = 8
 """Cache files (sets of sources) kept in the folder: the most recently used ones."""
 CACHE_NAME: Final = re.compile(r"bank-[0-9a-f]{16}\.jsonl")
-PACK, CLAIMS = "pack", "claims"
+PACK, CLAIMS, MAC = "pack", "claims", "mac"
+MAC_START: Final = b'["mac","'
+"""How the last line begins: the keyed hash of every line before it (quiz.base.cache_key)."""
 
 
 class Unusable(Exception):
@@ -190,9 +197,14 @@ class BankCache:
             except (CacheMismatch, TypeError, ValueError) as exc:  # a value the cache cannot store: read afresh next time
                 log.info("bank cache %s: %s not kept: %s", self._path, key[1], exc)
         text = "".join(line + "\n" for line in lines)
+        sealing_key = cache_key(create=True)
+        if sealing_key is None:  # nothing to seal it with: it could not be trusted when read
+            log.info("bank cache %s not written: no key in %s", self._path, key_path())
+            return
         try:
+            sealed = text + _line([MAC, seal(text.encode("utf-8"), sealing_key)]) + "\n"
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            write_text_atomically(self._path, text)  # a temporary file only its owner can read
+            write_text_atomically(self._path, sealed)  # a temporary file only its owner can read
         except (OSError, ValueError) as exc:
             log.info("bank cache %s not written: %s", self._path, exc)
             return
@@ -239,7 +251,9 @@ class BankCache:
     def _read(self, path: Path, owner: int | None) -> dict[tuple[str, str, str], tuple[str, Any]]:
         """The entries of the cache file by key; Unusable if the file is not one to trust."""
         try:
-            lines = read_own_file(path, owner, MAX_CACHE_BYTES).decode("utf-8").splitlines()
+            data = read_own_file(path, owner, MAX_CACHE_BYTES)
+            body, sealed_with = _unsealed(data)
+            lines = body.decode("utf-8").splitlines()
             header = json.loads(lines[0]) if lines else None
         except NotOwnFile as exc:
             raise Unusable(str(exc)) from None
@@ -247,6 +261,15 @@ class BankCache:
             raise Unusable(f"not a cache file: {exc}") from None
         if header != self._header:
             raise Unusable("written by another version of the quiz or for other sources")
+        entries = self._entries(lines)
+        # Last, once the file's form is known: whatever reads as entries is trusted only if sealed with this user's key.
+        key = cache_key(create=False)
+        if sealed_with is None or key is None or not hmac.compare_digest(sealed_with, seal(body, key)):
+            raise Unusable("its keyed hash does not match: not written by this quiz for this user, or changed since")
+        return entries
+
+    def _entries(self, lines: list[str]) -> dict[tuple[str, str, str], tuple[str, Any]]:
+        """The entries of the lines after the header, by key; Unusable for a line that is not one."""
         entries = {}
         for number, line in enumerate(lines[1:], start=2):
             try:
@@ -259,6 +282,19 @@ class BankCache:
                 raise Unusable(f"line {number} is not an entry")
             entries[(entry[0], entry[1], entry[2])] = (line, entry)
         return entries
+
+
+def _unsealed(data: bytes) -> tuple[bytes, str | None]:
+    """The file's lines before its seal, and the keyed hash the seal holds (None when the last line
+    is not a seal: then every line is the body)."""
+    start = data.rfind(b"\n", 0, len(data) - 1) + 1
+    last = data[start:].rstrip(b"\n")
+    if not last.startswith(MAC_START):
+        return data, None
+    sealed_with = json.loads(last)
+    if not (type(sealed_with) is list and len(sealed_with) == 2 and type(sealed_with[1]) is str):
+        raise ValueError("its last line is not a seal")
+    return data[:start], sealed_with[1]
 
 
 def _prune(folder: Path, owner: int | None, keep: int = KEPT_FILES) -> None:

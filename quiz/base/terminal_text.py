@@ -26,6 +26,14 @@ def terminal_safe(text: str) -> str:
     return text.translate(_STRIP)
 
 
+def visible_controls(text: str) -> str:
+    """`text` with every character `terminal_safe` removes shown as a visible escape (ESC as \\x1b),
+    for data written to a terminal that must not lose what it holds."""
+    if not has_control_characters(text):
+        return text
+    return "".join(f"\\x{ord(char):02x}" if char in CONTROL_CHARACTERS else char for char in text)
+
+
 def has_control_characters(text: str) -> bool:
     """True when `terminal_safe` would change `text` (a quick test before copying)."""
     return not CONTROL_CHARACTERS.isdisjoint(text)

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         if args.output is None:
             out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="")
             try:
-                count = export(history, out, fmt)
+                count = export(history, out, fmt, terminal=sys.stdout.isatty())  # ESC and the like never raw
             finally:
                 out.flush()
                 out.detach()

@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
     # A typed answer is refused past any answer's length before a reader sees it; a file (a
     # code question's solution) is bounded as it is read.
     response = read_answer(variant, text) if args.file is None else kind.read(variant, text)
+    if kind.name == "code" and (note := _confinement_note(args.lang)) is not None:
+        print(f"quiz: {note}", file=sys.stderr)
     if isinstance(response, Invalid):
         message = response.message(args.lang)
         if args.json:
@@ -136,6 +138,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"quiz: {tr('history.not_saved', args.lang, reason=not_saved)}", file=sys.stderr)
         return EXIT_HISTORY_UNAVAILABLE
     return 0
+
+
+def _confinement_note(lang: str) -> str | None:
+    from quiz.code import confinement_note
+
+    return confinement_note(lang)
 
 
 def _record(args: argparse.Namespace, variant: Variant, result: Result, text: str) -> tuple[str | None, str | None]:

@@ -34,12 +34,13 @@ def run(args: argparse.Namespace) -> int:
     from quiz.cli.history_access import history_or_fail
     from quiz.history.transfer import ImportProblem, import_file
     from quiz.locale.i18n import tr
+    from quiz.mock.sitting import plan_from_json
 
     if not args.file.is_file():
         raise CommandError(tr("history.import_missing", args.lang, path=args.file))
     with history_or_fail(args.lang) as history:
         try:
-            report = import_file(history, args.file)
+            report = import_file(history, args.file, check_mock=plan_from_json)
         except ImportProblem as exc:
             raise CommandError(tr("history.import_problem", args.lang, path=args.file, line=exc.line, message=exc.message)) from None
         except OSError as exc:

@@ -9,6 +9,8 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
   `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere;
   `modelled_results(plan, mistake)` gives the engine's or a modelled mistake's results to grade, and
   `catalogue_findings(plan)` the mistakes that would score full marks or be named wrong (quiz.code.catalogue).
+- `confinement_note(lang)`: the sentence to say once where code runs without bubblewrap's namespaces
+  (`quiz.code.sandbox.confinement()` gives the level and the reason).
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)`; `mistake_label` and
   `mistake_sentence` name a mistake in a few words or a sentence (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
     from quiz.code.checks import CHECKS, check_problems
     from quiz.code.interfaces import Function
     from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
-    from quiz.code.report import check_label, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
+    from quiz.code.report import check_label, confinement_note, describe_error, mistake_label, mistake_sentence, outcome_to_json, render_checklist
     from quiz.code.run import Plan, grade, grade_engine, modelled_results, plan, run_checks
     from quiz.code.sandbox import Limits, RunError
     from quiz.code.spec import AnyTask, Task
@@ -46,6 +48,7 @@ _HOMES = {
     "CodeOutcome": "outcome",
     "Evidence": "outcome",
     "check_label": "report",
+    "confinement_note": "report",
     "describe_error": "report",
     "mistake_label": "report",
     "mistake_sentence": "report",
@@ -85,6 +88,7 @@ __all__ = [
     "catalogue_findings",
     "check_label",
     "check_problems",
+    "confinement_note",
     "default_starter",
     "describe_error",
     "get_task",

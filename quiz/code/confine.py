@@ -4,7 +4,9 @@ run's own directory, TCP neither bound nor connected, and no signal sent or abst
 outside the process.
 
 So a solution cannot open the engine's or the quiz's sources, another user's history or the
-terminal, nor talk to the network. Landlock needs no privilege (Linux 5.13 and later); where the
+terminal, nor talk to the network. Under bubblewrap, `private_folder`, `no_user_namespaces` and
+`drop_capabilities` first give the run a tmpfs bounded in size and in number of files and forbid
+new user namespaces, then give up the capabilities that took. Landlock needs no privilege (Linux 5.13 and later); where the
 kernel has none, `confine` says so and changes nothing, and the sandbox reports the run unconfined.
 Standard library only: the harness loads this file by path, with nothing of the quiz importable.
 """
@@ -35,6 +37,22 @@ EXECUTE = 1 << 0
 READ_ONLY = READ_FILE | READ_DIR
 # Never made in the run directory: a FIFO or a link in place of a result would block or redirect the parent's read.
 SPECIAL_FILES = (1 << 6) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 12)  # character device, socket, FIFO, block device, symlink
+
+
+# A private run folder, and every capability given up after mounting it (bubblewrap grants two for that).
+MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
+PR_CAPBSET_READ, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 23, 24, 47, 4
+CAP_SETPCAP, CAP_LAST = 8, 63
+MAX_USER_NAMESPACES = "/proc/sys/user/max_user_namespaces"
+CAPABILITY_VERSION_3 = 0x20080522
+
+
+class CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
 class RulesetAttr(ctypes.Structure):
@@ -112,3 +130,40 @@ def _allow(libc: ctypes.CDLL, ruleset: int, path: str, rights: int) -> None:
             raise OSError(ctypes.get_errno(), f"landlock_add_rule({path}): " + os.strerror(ctypes.get_errno()))
     finally:
         os.close(fd)
+
+
+def private_folder(path: str, max_bytes: int, max_files: int) -> None:
+    """Mount a new tmpfs on `path` holding at most `max_bytes` of data and `max_files` files and
+    folders (itself included): the bound on what the code can make there, in count as in size.
+    Needs CAP_SYS_ADMIN in this process's user namespace (bubblewrap's --cap-add); OSError without."""
+    libc = _libc()
+    options = f"size={max_bytes},nr_inodes={max_files},mode=0700".encode()
+    if libc.mount(b"tmpfs", path.encode(), b"tmpfs", ctypes.c_ulong(MS_NOSUID | MS_NODEV | MS_NOEXEC), options) != 0:
+        raise OSError(ctypes.get_errno(), f"mount tmpfs on {path}: " + os.strerror(ctypes.get_errno()))
+
+
+def no_user_namespaces() -> None:
+    """Allow no new user namespace below this one, so that the code cannot gain capabilities in one of
+    its own (and mount a tmpfs without bounds there). Needs CAP_SYS_RESOURCE here; OSError without."""
+    with open(MAX_USER_NAMESPACES, "w") as limit:
+        limit.write("0")
+
+
+def drop_capabilities() -> None:
+    """Give up every capability for good (bounding, ambient, effective, permitted and inheritable sets)
+    and gain none on exec; OSError when one is still held afterwards."""
+    libc = _libc()
+    for cap in [*(c for c in range(CAP_LAST + 1) if c != CAP_SETPCAP), CAP_SETPCAP]:  # CAP_SETPCAP drops the others
+        libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)  # EINVAL past the kernel's last capability: nothing to drop
+    libc.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS): " + os.strerror(ctypes.get_errno()))
+    header, cleared = CapHeader(CAPABILITY_VERSION_3, 0), (CapData * 2)()
+    if libc.capset(ctypes.byref(header), cleared) != 0:
+        raise OSError(ctypes.get_errno(), "capset: " + os.strerror(ctypes.get_errno()))
+    held = (CapData * 2)()
+    if libc.capget(ctypes.byref(header), held) != 0:
+        raise OSError(ctypes.get_errno(), "capget: " + os.strerror(ctypes.get_errno()))
+    bounding = [cap for cap in range(CAP_LAST + 1) if libc.prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1]
+    if bounding or any(data.effective or data.permitted or data.inheritable for data in held):
+        raise OSError("capabilities still held after dropping them")

@@ -1,15 +1,16 @@
 """The child side of the code sandbox: load the candidate's file, call its functions, hand back data.
 
-`quiz.code.sandbox` runs this file as a script, `python -I -B harness.py WORKDIR`. It imports the
-standard library and numpy only, never the quiz: the candidate's process holds nothing of ours.
-WORKDIR holds config.json (limits and the calls to make), inputs.npz (the arrays) and source.py
-(the candidate's file); this script writes outputs.npz (arrays, no pickles) and report.json
-(statuses and located errors). Every problem is reported with the line of the candidate's file
-it happened on; the parent turns reports into messages.
+`quiz.code.sandbox` runs this file as a script, `python -I -B harness.py IO_DIR [RUN_DIR]`. It
+imports the standard library and numpy only, never the quiz: the candidate's process holds nothing
+of ours. IO_DIR holds config.json (limits and the calls to make), inputs.npz (the arrays) and
+source.py (the candidate's file); this script writes outputs.npz (arrays, no pickles) and report.json
+(statuses and located errors) there, through files it opens before the code runs. The code runs in
+RUN_DIR (by default IO_DIR; under bubblewrap a private tmpfs). Every problem is reported with the
+line of the candidate's file it happened on; the parent turns reports into messages.
 
 Before the candidate's file is read in, the process confines itself with Landlock (confine.py,
 loaded by path): from then on it can read only the standard library and numpy, write only
-WORKDIR, and reach no TCP port, so no solution loads the engine from its sources or reads a
+RUN_DIR, and reach no TCP port, so no solution loads the engine from its sources or reads a
 learner's files; the report says which Landlock ABI held (0: the kernel had none). An audit hook
 refuses process creation, signals to other processes, changes to the limits and loading C
 libraries through ctypes (which could call fork directly); RLIMIT_NPROC backs it for users other
@@ -239,9 +240,11 @@ def argument(spec: Json, inputs: Json) -> object:
     return spec.get("value")
 
 
-def main(workdir: str) -> None:
-    work = os.path.abspath(workdir)  # absolute: the candidate's code may change directory
-    os.chdir(work)
+def main(io_dir: str, run_dir: str) -> None:
+    """Read the inputs from `io_dir`, run the code in `run_dir` (the same folder, or under bubblewrap a
+    private one), and write the results into `io_dir`'s report.json and outputs.npz."""
+    io_dir, work = os.path.abspath(io_dir), os.path.abspath(run_dir)  # absolute: the code may change directory
+    os.chdir(io_dir)
     with open("config.json", encoding="utf-8") as file:
         config = json.load(file)
     set_limits(config)
@@ -257,7 +260,16 @@ def main(workdir: str) -> None:
         inputs = {name: archive[name] for name in archive.files}
     with open("source.py", encoding="utf-8", errors="replace") as file:
         source = file.read()
-    confined = confine_to(work, np)  # before the guards, which refuse ctypes
+    # Opened now, while io_dir may be written: under bubblewrap only these two files of it can be.
+    report_file = open_file(os.path.join(io_dir, "report.json"), "w", encoding="utf-8")
+    outputs_file = open_file(os.path.join(io_dir, "outputs.npz"), "wb")
+    confinement = load_confine()
+    if config.get("private_run"):  # under bubblewrap: the run folder's bounds, then no capability left
+        confinement.private_folder(work, config["run_bytes"], config["run_files"])
+        confinement.no_user_namespaces()
+        confinement.drop_capabilities()
+    os.chdir(work)
+    confined = confine_to(confinement, work, np)  # before the guards, which refuse ctypes
     filename, lines = config["filename"], source.splitlines()
     captured = CappedText(config["output_chars"])
     sys.stdout = sys.stderr = captured
@@ -285,28 +297,35 @@ def main(workdir: str) -> None:
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGXCPU, signal.SIG_IGN)
     report["output"], report["output_truncated"] = captured.text(), captured.truncated
-    savez(os.path.join(work, "outputs.npz"), **outputs)
-    with open_file(os.path.join(work, "report.json"), "w", encoding="utf-8") as file:
-        file.write(dumps(report))
+    with outputs_file:
+        savez(outputs_file, **outputs)
+    with report_file:
+        report_file.write(dumps(report))
     real_exit(0)  # skips whatever the candidate registered with atexit
 
 
-def confine_to(work: str, np: ModuleType) -> int:
-    """Let the rest of this process read only the standard library and numpy, and write only `work`
-    (quiz/code/confine.py, loaded by path: nothing of the quiz is importable here). The Landlock ABI
-    applied, or 0 where the kernel has none or refused a step."""
+def load_confine() -> ModuleType:
+    """quiz/code/confine.py, loaded by path beside this file: nothing of the quiz is importable here."""
     import importlib.util
-    import sysconfig
 
-    spec = importlib.util.spec_from_file_location("confine", os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py"))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "confine.py")
+    spec = importlib.util.spec_from_file_location("confine", path)
     if spec is None or spec.loader is None:
-        return 0
+        raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+def confine_to(confinement: ModuleType, work: str, np: ModuleType) -> int:
+    """Let the rest of this process read only the standard library and numpy, and write only `work`.
+    The Landlock ABI applied, or 0 where the kernel has none or refused a step."""
+    import sysconfig
+
     numpy_dir = os.path.dirname(os.path.abspath(str(np.__file__)))
     readable = {sysconfig.get_path("stdlib"), sysconfig.get_path("platstdlib"), numpy_dir, numpy_dir + ".libs"}
     try:
-        return int(module.confine(sorted(readable), work))
+        return int(confinement.confine(sorted(readable), work))
     except OSError:
         return 0
 
@@ -354,4 +373,4 @@ def run_call(call: Json, namespace: Json, inputs: Json, filename: str, lines: li
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else sys.argv[1])

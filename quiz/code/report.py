@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
-from quiz.code.sandbox import RunError
+from quiz.code.sandbox import RunError, confinement
 from quiz.locale.i18n import DEFAULT_LANGUAGE, catalogue, tr
 
 
@@ -25,6 +25,13 @@ def check_label(check: str, lang: str = "en", policy: dict[str, str] | None = No
     if task is not None and own in catalogue(DEFAULT_LANGUAGE):
         return tr(own, lang)
     return tr(f"code.check_{check}", lang)
+
+
+def confinement_note(lang: str = "en") -> str | None:
+    """What to say, once, where code runs without bubblewrap's namespaces (probes on first use: call it
+    off an event loop); None where each solution runs in namespaces of its own."""
+    state = confinement()
+    return None if state.isolated else tr("code.unconfined", lang, reason=state.reason)
 
 
 def mistake_sentence(mistake: str, lang: str = "en") -> str:

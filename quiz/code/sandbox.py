@@ -3,20 +3,25 @@
 The child is `python -I -B harness.py` (stdlib and numpy only, nothing of the quiz): no standard
 input, a CPU-time and a memory limit, bounded output, process creation refused, files readable
 only under the standard library and numpy and writable only in its run directory, no TCP (Linux
-Landlock, where the kernel has it: `RunResult.confined`), and a wall-clock timeout after which
-its whole process group is killed. Arguments go to it and results come back
-as .npz files read with allow_pickle=False, and a JSON report; nothing from the child is
-unpickled. Whatever the code does, the caller gets values: results, or errors located at lines
-of the candidate's file.
+Landlock, where the kernel has it: `RunResult.confined`), and a wall-clock timeout. Where
+bubblewrap runs (quiz.code.bubblewrap, probed once per process: `confinement()`), the child runs
+in namespaces of its own (`RunResult.isolated`): its own PID namespace, ended with everything in
+it after the run; no network; a root holding only the runtime and numpy; a private run folder of
+a bounded size; limits set before it starts. Elsewhere its whole process group is killed after
+the run. Arguments go to it and results come back as .npz files read with allow_pickle=False,
+and a JSON report; nothing from the child is unpickled. Whatever the code does, the caller gets
+values: results, or errors located at lines of the candidate's file.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import json
 import math
 import os
+import resource
 import signal
 import stat
 import subprocess
@@ -27,11 +32,13 @@ import time
 import unicodedata
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import numpy as np
+
+from quiz.code import bubblewrap
 
 HARNESS = Path(__file__).with_name("harness.py")
 REPORT_BYTES = 1 << 20  # a report is statuses and short messages; anything larger is not ours
@@ -67,6 +74,8 @@ class Limits:
     grace_seconds: float = 5.0
     output_chars: int = 4000  # printed text kept for the learner; the rest is cut
     file_bytes: int = 64 << 20  # any one file the process writes, results included
+    run_bytes: int = 64 << 20  # under bubblewrap: every file the code makes in its run folder together
+    run_files: int = 1000  # under bubblewrap: how many files and folders the run folder holds, itself included
     source_chars: int = 200_000
 
 
@@ -125,6 +134,36 @@ class RunResult:
     output_truncated: bool
     confined: int = 0
     """The Landlock ABI version the child ran under (quiz.code.confine); 0: the kernel could not confine it."""
+    isolated: bool = False
+    """Whether the child ran under bubblewrap, in namespaces of its own (quiz.code.bubblewrap)."""
+
+
+@dataclass(frozen=True)
+class Confinement:
+    """How the candidate's code runs on this machine: `level` is "namespaces" (bubblewrap: its own
+    PID, network and mount namespaces, Landlock inside where the kernel has it), "landlock" (Landlock
+    and the in-process guards only) or "none" (the guards only); `reason` says why it is not more."""
+
+    level: str
+    reason: str = ""
+
+    @property
+    def isolated(self) -> bool:
+        """Whether code from someone other than the machine's own user may be run here."""
+        return self.level == "namespaces"
+
+
+def confinement() -> Confinement:
+    """How code runs here, probed once per process. `quiz serve` and a live interview run code
+    questions for anyone but the local user only when `isolated`; the local app says once when not."""
+    bwrap, why = bubblewrap.probe()
+    if bwrap is not None:
+        return Confinement("namespaces")
+    from quiz.code import confine
+
+    if confine.abi_version() >= 1:
+        return Confinement("landlock", why)
+    return Confinement("none", f"{why}; the kernel has no Landlock")
 
 
 def printable(text: str, limit: int | None = None) -> str:
@@ -171,16 +210,24 @@ def run_calls(
     try:
         with tempfile.TemporaryDirectory(prefix="quiz-code-", ignore_cleanup_errors=True) as workdir:
             work = Path(workdir)
-            _write_inputs(work, source, calls, filename, limits, forbidden_modules)
-            stopped = _run_child(work, limits, stop)
-            return _read_results(work, calls, stopped, limits)
+            bwrap, _ = bubblewrap.probe()
+            _write_inputs(work, source, calls, filename, limits, forbidden_modules, private_run=bwrap is not None)
+            stopped, isolated = _run_child(work, bwrap, limits, stop)
+            return replace(_read_results(work, calls, stopped, limits), isolated=isolated)
     except OSError as error:  # no temporary space, no process to be had: said, not raised
         not_started = RunError("not_started", detail=printable(str(error), 300))
         return RunResult(calls=(), load_error=not_started, output="", output_truncated=False)
 
 
 def _write_inputs(
-    work: Path, source: str, calls: Sequence[Call[Arguments]], filename: str, limits: Limits, forbidden: Sequence[str]
+    work: Path,
+    source: str,
+    calls: Sequence[Call[Arguments]],
+    filename: str,
+    limits: Limits,
+    forbidden: Sequence[str],
+    *,
+    private_run: bool,
 ) -> None:
     """config.json, inputs.npz and source.py for the harness."""
     arrays: dict[str, np.ndarray] = {}
@@ -198,6 +245,9 @@ def _write_inputs(
         "wall_seconds": limits.wall_seconds,
         "memory_bytes": limits.memory_bytes,
         "file_bytes": limits.file_bytes,
+        "run_bytes": limits.run_bytes,
+        "run_files": limits.run_files,
+        "private_run": private_run,  # under bubblewrap the harness mounts its run folder with the bounds above
         "output_chars": limits.output_chars,
         "forbidden_modules": list(forbidden),
         "calls": [
@@ -215,35 +265,75 @@ def _write_inputs(
     (work / "source.py").write_text(source, encoding="utf-8", errors="replace")
 
 
-def _run_child(work: Path, limits: Limits, stop: threading.Event | None) -> RunError | None:
-    """Run the harness to its end; an error when it was stopped or died before writing a report."""
+def _run_child(work: Path, bwrap: str | None, limits: Limits, stop: threading.Event | None) -> tuple[RunError | None, bool]:
+    """Run the harness to its end, under `bwrap` when given: an error when it was stopped or died
+    before writing a report, and whether it ran under bubblewrap."""
     if stop is not None and stop.is_set():
-        return RunError("stopped")
+        return RunError("stopped"), False
     with open(work / "stdio", "wb") as stdio:  # what the process writes below print(): kept apart, unread
-        child = subprocess.Popen(
-            [sys.executable, "-I", "-B", str(HARNESS), str(work)],
-            stdin=subprocess.DEVNULL,
-            stdout=stdio,
-            stderr=stdio,
-            cwd=work,
-            env=CHILD_ENV,
-            start_new_session=True,  # its own process group, killed as a whole
-        )
-        try:
-            code = _wait(child, limits.wall_seconds + limits.grace_seconds, stop)
-        finally:
-            _kill_group(child.pid)
-        if code is None:
-            child.wait()
+        boxed = bwrap is not None
+        code = _run_boxed(bwrap, work, limits, stop, stdio.fileno()) if bwrap is not None else _run_bare(work, limits, stop, stdio.fileno())
     if code is None:
         if stop is not None and stop.is_set():
-            return RunError("stopped")
-        return RunError("wall_limit", limit=_limit_of("wall_limit", limits))
+            return RunError("stopped"), boxed
+        return RunError("wall_limit", limit=_limit_of("wall_limit", limits)), boxed
+    return _exit_error(code, limits), boxed
+
+
+def _run_bare(work: Path, limits: Limits, stop: threading.Event | None, stdio: int) -> int | None:
+    """The harness as a plain child in its own process group, killed as a whole: its exit status,
+    None when killed at the wall limit or on `stop`."""
+    child = subprocess.Popen(
+        [sys.executable, "-I", "-B", str(HARNESS), str(work)],
+        stdin=subprocess.DEVNULL,
+        stdout=stdio,
+        stderr=stdio,
+        cwd=work,
+        env=CHILD_ENV,
+        start_new_session=True,  # its own process group, killed as a whole
+    )
+    try:
+        code = _wait(child, limits.wall_seconds + limits.grace_seconds, stop)
+    finally:
+        _kill_group(child.pid)
+    if code is None:
+        child.wait()
+    return code
+
+
+def _run_boxed(bwrap: str, work: Path, limits: Limits, stop: threading.Event | None, stdio: int) -> int | None:
+    """The harness under bubblewrap, its namespace ended afterwards whatever it started: its exit
+    status (a signal's as the negative number, as for a plain child), None as for `_run_bare`."""
+    if not os.access(sys.executable, os.X_OK):  # as Popen says of a plain child; bwrap would only exit 1
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), sys.executable)
+    for name in bubblewrap.RESULT_FILES:  # made here: inside, only these two of the run folder are writable
+        (work / name).write_bytes(b"")
+    cpu = max(1, round(limits.cpu_seconds))
+    rlimits = [
+        (resource.RLIMIT_CORE, 0, 0),
+        (resource.RLIMIT_CPU, cpu, cpu + 1),  # SIGXCPU at the soft limit, SIGKILL a second later
+        (resource.RLIMIT_AS, limits.memory_bytes, limits.memory_bytes),
+        (resource.RLIMIT_FSIZE, limits.file_bytes, limits.file_bytes),
+    ]
+    argv = [sys.executable, "-I", "-B", f"{bubblewrap.HARNESS_DIR}/harness.py", bubblewrap.IO, bubblewrap.RUN]
+    box = bubblewrap.start(bwrap, work, HARNESS, argv, rlimits=rlimits, stdio=stdio, env=CHILD_ENV)
+    try:
+        code = _wait(box.process, limits.wall_seconds + limits.grace_seconds, stop)
+    finally:
+        box.end()
+    # bwrap passes on a command killed by signal N as the exit status 128 + N
+    if code is not None and code > 128 and code - 128 in signal.valid_signals():
+        return -(code - 128)
+    return code
+
+
+def _exit_error(code: int, limits: Limits) -> RunError | None:
+    """What the harness's exit status says went wrong, None when it ended as it does after reporting."""
     if code in (-signal.SIGXCPU, -signal.SIGKILL):  # the CPU limit's soft and hard signals
         return RunError("cpu_limit", limit=_limit_of("cpu_limit", limits))
     if code < 0:
         return RunError("crash", detail=signal.Signals(-code).name if -code in signal.valid_signals() else str(-code))
-    if code != 0 or not (work / "report.json").exists():
+    if code != 0:
         return RunError("ended", detail=str(code))
     return None
 

@@ -20,10 +20,14 @@ _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * le
 
 
 def insert_attempt(connection: sqlite3.Connection, attempt: AttemptRecord) -> None:
-    """Append `attempt`; a ValueError when it cannot be (an id already recorded)."""
+    """Append `attempt`; a ValueError when it cannot be (an id already recorded). Any other refusal
+    (a trigger or constraint the quiz did not make) stays the sqlite3.IntegrityError it is: the
+    store reports the file as one that cannot be used."""
     try:
         connection.execute(_INSERT, _row(attempt))
     except sqlite3.IntegrityError as exc:
+        if connection.execute("SELECT 1 FROM attempts WHERE id = ?", (attempt.id,)).fetchone() is None:
+            raise
         raise ValueError(f"attempt {attempt.id} cannot be recorded: {exc}") from None
 
 

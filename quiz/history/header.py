@@ -8,6 +8,7 @@ is reported and left exactly as it is, never overwritten.
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from pathlib import Path
 from typing import Final
@@ -19,16 +20,28 @@ HEADER_SIZE: Final = 100
 
 
 def check_existing_file(path: Path) -> Unavailable | None:
-    """Why the file at `path` must not be opened (None when it is absent, empty or looks sound)."""
+    """Why the file at `path` must not be opened (None when it is absent, empty or looks sound).
+
+    Opened without blocking and checked to be a regular file before a byte is read: a FIFO in its
+    place would hold every command and the app's start in open() or read() for ever. A symlink to
+    a regular file is followed, as SQLite follows it.
+    """
     try:
-        with path.open("rb") as handle:
-            header = handle.read(HEADER_SIZE)
-            size = os.fstat(handle.fileno()).st_size
-        mode = path.stat().st_mode
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
         return from_os_error(exc, path)
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):  # a FIFO, a device or a directory: nothing SQLite can use
+            return Unavailable(NOT_HISTORY, path)
+        header = os.read(descriptor, HEADER_SIZE)
+    except OSError as exc:
+        return from_os_error(exc, path)
+    finally:
+        os.close(descriptor)
+    size, mode = status.st_size, status.st_mode
     if size == 0:
         return None  # SQLite creates the file empty and writes its first page at the first commit
     if not mode & 0o222:

@@ -19,15 +19,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import MAXYEAR, UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TextIO
 
 from quiz.base.bounded_read import UnreadableFile, read_bounded
+from quiz.base.terminal_text import visible_controls
 from quiz.history.mock_transfer import PUSHBACK_RECORD, RECORD, BadMock, exported_mock, exported_pushback, mock_from_record, pushback_from_record
-from quiz.history.mocks import StoredMock
+from quiz.history.mocks import MockRow, StoredMock
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, canonical_json, problems, to_ms
 from quiz.history.scheduling import PASS_MARK, at_datetime
@@ -40,6 +41,9 @@ FIELDS: Final = (
     "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy",
 )  # fmt: skip
 BOM: Final = "\ufeff"
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
+"""What makes a spreadsheet read a CSV cell as a formula (CSV injection), and the quote that marks one
+neutralised."""
 MAX_IMPORT_BYTES: Final = 256 * 2**20
 """Largest file imported: about half a million attempts, more than years of daily practice."""
 MAX_RECORD_CHARS: Final = 2**20
@@ -85,34 +89,55 @@ def exported(attempt: AttemptRecord, easy: bool) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def export(history: History, out: TextIO, fmt: str) -> int:
-    """Write every attempt, oldest first, to `out` (UTF-8; opened with newline="" for CSV)."""
+def export(history: History, out: TextIO, fmt: str, *, terminal: bool = False) -> int:
+    """Write every attempt, oldest first, to `out` (UTF-8; opened with newline="" for CSV).
+
+    With `terminal` (the output is one), control characters in the records (ESC, OSC, a lone
+    carriage return) are written as visible escapes, never raw, and CSV rows end in a bare line feed.
+    """
     records = (exported(attempt, easy) for attempt, easy in history.attempts_with_marks())
+    shown = visible_controls if terminal else str
     count = 0
     if fmt == "jsonl":
         for record in records:
-            out.write(json.dumps(record, ensure_ascii=False, allow_nan=False) + "\n")
+            out.write(shown(json.dumps(record, ensure_ascii=False, allow_nan=False)) + "\n")
             count += 1
         for row in history.mocks():
             stored = history.mock(row.id)
             if stored is not None:
-                out.write(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
+                out.write(shown(json.dumps(exported_mock(stored, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False)) + "\n")
         for met in history.practice_pushbacks():
-            out.write(json.dumps(exported_pushback(met, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False) + "\n")
+            out.write(shown(json.dumps(exported_pushback(met, FORMAT_VERSION, iso_utc), ensure_ascii=False, allow_nan=False)) + "\n")
         return count
     out.write(BOM)
-    writer = csv.writer(out)
+    writer = csv.writer(out, lineterminator="\n" if terminal else "\r\n")
     writer.writerow(FIELDS)
     for record in records:
-        writer.writerow([_csv_cell(name, record[name]) for name in FIELDS])
+        writer.writerow([shown(_neutralised(_csv_cell(name, record[name]))) for name in FIELDS])
         count += 1
     return count
 
 
-def import_file(history: History, path: Path) -> ImportReport:
+def _neutralised(cell: str) -> str:
+    """`cell` as a spreadsheet takes it for text, never a formula: one beginning with = + - @, a tab
+    or a carriage return (or with the quote that marks this) gets a leading ' that import removes."""
+    return "'" + cell if cell.startswith(FORMULA_STARTS) else cell
+
+
+def _unneutralised(cell: str) -> str:
+    return cell[1:] if cell.startswith("'") else cell
+
+
+MockCheck = Callable[[MockRow], object]
+"""Reads a sitting's options and plan back as a resume would, raising ValueError when it cannot: the
+mock interview's own rules, which the history does not know (quiz.mock.sitting.plan_from_json)."""
+
+
+def import_file(history: History, path: Path, *, check_mock: MockCheck | None = None) -> ImportReport:
     """Import a JSON Lines or CSV export (told apart by its first character) all or nothing.
 
-    Raises ImportProblem for a bad record (with its line) or an unreadable file."""
+    Raises ImportProblem for a bad record (with its line) or an unreadable file, and for a mock
+    interview whose options or plan `check_mock` refuses."""
     try:
         text = read_bounded(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
     except UnreadableFile as exc:
@@ -124,7 +149,7 @@ def import_file(history: History, path: Path) -> ImportReport:
     records: list[tuple[AttemptRecord, bool]] = []
     mocks: list[StoredMock] = []
     met: list[PushbackRow] = []
-    for item in _jsonl(text) if text.lstrip().startswith("{") else _csv(text):
+    for item in _jsonl(text, check_mock) if text.lstrip().startswith("{") else _csv(text):
         if isinstance(item, StoredMock):
             mocks.append(item)
         elif isinstance(item, PushbackRow):
@@ -145,7 +170,7 @@ def _csv_cell(name: str, value: Any) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock | PushbackRow]:
+def _jsonl(text: str, check_mock: MockCheck | None) -> Iterator[tuple[AttemptRecord, bool] | StoredMock | PushbackRow]:
     # Only a line feed ends a record: JSON escapes it inside strings, but not U+2028 and the like.
     for line, content in enumerate(text.split("\n"), 1):
         if not content.strip():
@@ -161,7 +186,7 @@ def _jsonl(text: str) -> Iterator[tuple[AttemptRecord, bool] | StoredMock | Push
         if record.get("record") == PUSHBACK_RECORD:
             yield _pushback(line, record)
         else:
-            yield _mock(line, record) if "record" in record else _attempt(line, record)
+            yield _mock(line, record, check_mock) if "record" in record else _attempt(line, record)
 
 
 def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
@@ -174,7 +199,7 @@ def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
         for row in reader:
             if len(row) != len(header):
                 raise ImportProblem(start, f"expected {len(header)} cells, found {len(row)}")
-            yield _attempt(start, _from_cells(start, dict(zip(header, row))))
+            yield _attempt(start, _from_cells(start, dict(zip(header, map(_unneutralised, row)))))
             start = reader.line_num + 1
     except csv.Error as exc:
         raise ImportProblem(reader.line_num, f"malformed CSV ({exc})") from None
@@ -235,7 +260,7 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
     return attempt, record["easy"]
 
 
-def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
+def _mock(line: int, record: Mapping[str, Any], check_mock: MockCheck | None) -> StoredMock:
     if record.get("format") != FORMAT_VERSION:
         raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
     if record["record"] != RECORD:
@@ -243,9 +268,15 @@ def _mock(line: int, record: Mapping[str, Any]) -> StoredMock:
     if any(_depth(value) > MAX_INPUT_DEPTH + 2 for value in record.values()):
         raise ImportProblem(line, f"the mock record is nested more than {MAX_INPUT_DEPTH + 2} levels deep")
     try:
-        return mock_from_record(record)
+        stored = mock_from_record(record)
     except BadMock as exc:
         raise ImportProblem(line, str(exc)) from None
+    if check_mock is not None:
+        try:
+            check_mock(stored.row)
+        except ValueError as exc:
+            raise ImportProblem(line, f"the mock interview {stored.row.key} cannot be resumed or reported: {exc}") from None
+    return stored
 
 
 def _pushback(line: int, record: Mapping[str, Any]) -> PushbackRow:

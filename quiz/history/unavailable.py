@@ -30,6 +30,7 @@ _BY_SQLITE_CODE: Final = {
     8: READ_ONLY,  # SQLITE_READONLY
     11: DAMAGED,  # SQLITE_CORRUPT
     13: DISK_FULL,  # SQLITE_FULL
+    19: DAMAGED,  # SQLITE_CONSTRAINT past the quiz's own checks: a trigger or constraint it did not make
     26: NOT_HISTORY,  # SQLITE_NOTADB
 }
 
@@ -62,8 +63,10 @@ class HistoryUnavailable(Exception):
 def from_sqlite_error(exc: sqlite3.Error, path: Path) -> Unavailable:
     """The reason behind a SQLite error on the history file."""
     code = getattr(exc, "sqlite_errorcode", None)
-    key = _BY_SQLITE_CODE.get(code & 0xFF, CANNOT_OPEN) if isinstance(code, int) else CANNOT_OPEN
-    return Unavailable(key, path, str(exc))
+    primary = code & 0xFF if isinstance(code, int) else None
+    key = _BY_SQLITE_CODE.get(primary, CANNOT_OPEN) if primary is not None else CANNOT_OPEN
+    detail = f"a write was refused by a rule the quiz did not make: {exc}" if primary == 19 else str(exc)
+    return Unavailable(key, path, detail)
 
 
 def from_os_error(exc: OSError, path: Path) -> Unavailable:

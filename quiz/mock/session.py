@@ -40,6 +40,7 @@ from quiz.history.recorder import Recorder
 from quiz.history.records import AttemptRecord, Mode, capped_duration_ms, new_attempt_id
 from quiz.mock.clock import Clock, Countdown, StoredStart, interview_clock
 from quiz.mock.compose import MockPlan, PlannedQuestion, drawn_variant, variant_seed
+from quiz.mock.options import MockOptionsError
 from quiz.mock.sitting import options_json, plan_from_json, plan_json, spoken_attempt
 from quiz.session.pushback import Challenge, answer_right, pushback_for
 from quiz.types.registry import type_of
@@ -77,6 +78,10 @@ class _Asked:
     variant: Variant
     kind: QuestionType[QuestionBase]
     """The question's type, looked up once when it is asked."""
+
+
+class CannotResume(Exception):
+    """A stored sitting whose options or plan cannot be read back: it was ended as it stands. `str()` says why."""
 
 
 class MockSession:
@@ -135,11 +140,16 @@ class MockSession:
         """The stored sitting `mock_id` again, its clock running from its stored start (by the
         wall clock after a reboot): the unanswered question asked again, or, past the deadline,
         closed as over time. A finished sitting comes back finished (its spoken answers may
-        still await self-grading). None when it is not stored (or the history cannot be read)."""
+        still await self-grading). None when it is not stored (or the history cannot be read);
+        CannotResume, once the sitting is closed as it stands, when its stored plan cannot be read."""
         stored = recorder.stored_mock(mock_id)
         if stored is None:
             return None
-        plan = plan_from_json(stored.row)
+        try:
+            plan = plan_from_json(stored.row)
+        except MockOptionsError as exc:  # changed by hand or imported so: ended as it stands, never offered again
+            recorder.save_mock(MockProgress(mock_id, finished_ms=recorder.now_ms()))
+            raise CannotResume(str(exc)) from None
         session = cls(bank, plan, recorder, stored.row, clock=clock, wall=wall, boot=boot)
         session._restore(stored)
         session._save()

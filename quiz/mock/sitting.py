@@ -3,13 +3,14 @@ a self-graded spoken answer becomes."""
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, TypeGuard
 
 from quiz.grading.result import verdict_for
 from quiz.history.mocks import MockRow, SpokenRow, self_grade_score
 from quiz.history.records import AttemptRecord, Mode
 from quiz.mock.compose import MockPlan, PlannedQuestion
-from quiz.mock.options import MockOptions
+from quiz.mock.options import MockOptions, MockOptionsError
 
 
 def spoken_attempt(row: SpokenRow) -> AttemptRecord:
@@ -36,11 +37,41 @@ def plan_json(plan: MockPlan) -> list[dict[str, Any]]:
 
 
 def plan_from_json(row: MockRow) -> MockPlan:
-    """The plan stored with a sitting (what was composed then, whatever the bank holds now)."""
+    """The plan stored with a sitting (what was composed then, whatever the bank holds now), read
+    with the options' own rules; MockOptionsError when a field is of the wrong kind or out of range
+    (a file changed by hand, or an import of one)."""
     o = row.options
+    if not isinstance(o, dict):
+        raise MockOptionsError("the options are not an object")
+    minutes, seed = o.get("minutes"), o.get("seed", 0)
+    questions, difficulty, topics = o.get("questions"), o.get("difficulty"), o.get("topics", [])
+    if not _number(minutes):
+        raise MockOptionsError(f"minutes must be a number, got {minutes!r}")
+    if not _integer(seed) or not (questions is None or _integer(questions)) or not (difficulty is None or _integer(difficulty)):
+        raise MockOptionsError("seed, questions and difficulty must be whole numbers (questions and difficulty may be null)")
+    if not isinstance(topics, list) or not all(isinstance(topic, str) for topic in topics):
+        raise MockOptionsError("topics must be a list of topic names")
+    if not isinstance(o.get("adaptive", False), bool):
+        raise MockOptionsError(f"adaptive must be true or false, got {o.get('adaptive')!r}")
     options = MockOptions(
-        minutes=float(o["minutes"]), questions=o.get("questions"), topics=tuple(o.get("topics", ())),
-        difficulty=o.get("difficulty"), seed=int(o.get("seed", 0)), adaptive=bool(o.get("adaptive", False)), feedback=row.feedback,
+        minutes=float(minutes), questions=questions, topics=tuple(topics), difficulty=difficulty, seed=seed,
+        adaptive=o.get("adaptive", False), feedback=row.feedback,
     )  # fmt: skip
-    questions = tuple(PlannedQuestion(str(q["question"]), int(q["seed"]), float(q["budget"])) for q in row.plan)
-    return MockPlan(row.key, options, questions)
+    if not isinstance(row.plan, list):
+        raise MockOptionsError("the plan is not a list")
+    questions_planned = []
+    for planned in row.plan:
+        if not isinstance(planned, dict) or not isinstance(planned.get("question"), str):
+            raise MockOptionsError("a planned question has no question id")
+        if not _integer(planned.get("seed")) or not _number(planned.get("budget")) or planned["budget"] < 0:
+            raise MockOptionsError(f"planned question {planned['question']!r} needs a whole seed and a budget of 0 seconds or more")
+        questions_planned.append(PlannedQuestion(planned["question"], planned["seed"], float(planned["budget"])))
+    return MockPlan(row.key, options, tuple(questions_planned))
+
+
+def _integer(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: object) -> TypeGuard[float]:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)

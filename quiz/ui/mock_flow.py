@@ -19,6 +19,7 @@ from textual.screen import ModalScreen, Screen
 
 from quiz.bank import SelectionError
 from quiz.base.fieldwise import Fieldwise, record
+from quiz.locale.i18n import tr
 from quiz.mock.clock import Clock, interview_clock
 from quiz.ui.host import Host
 
@@ -87,7 +88,13 @@ class MockFlow:
         def answered(resume: bool | None) -> None:
             if resume is None:
                 return
-            session = self._resume(row.id)
+            from quiz.mock.session import CannotResume
+
+            try:
+                session = self._resume(row.id)
+            except CannotResume as exc:  # ended as it stands: said once, never offered again
+                host.notify(tr("mockapp.cannot_resume", host.lang, key=row.key, reason=str(exc)), severity="error", timeout=15)
+                session = None
             if resume and session is not None:
                 self._sit_session(session)
                 return

@@ -554,7 +554,7 @@ async def test_the_bank_loads_in_a_worker_behind_a_loading_screen(isolated_user_
     from quiz.base import locations
 
     pack = locations.user_packs_dir() / "mine.yaml"
-    pack.parent.mkdir(parents=True)
+    pack.parent.mkdir(parents=True, exist_ok=True)
     pack.write_text("id: broken\ntype: number\n", encoding="utf-8")
     app = make_app(bank_paths=[PACK], start=Selection(key="fx-vector"), seed=1)
     async with app.run_test(size=SIZE) as pilot:

@@ -329,7 +329,7 @@ async def test_the_draft_is_in_the_history_file_as_soon_as_it_is_typed_and_survi
 
 
 async def test_a_damaged_history_file_keeps_the_draft_in_a_file_the_learner_is_told_about_in_one_notice():
-    history_path().parent.mkdir(parents=True)
+    history_path().parent.mkdir(parents=True, exist_ok=True)
     damaged = b"my notes, not a database\n" * 40
     history_path().write_bytes(damaged)
     app = start("fx-code#1")
@@ -360,7 +360,7 @@ async def test_a_damaged_history_file_keeps_the_draft_in_a_file_the_learner_is_t
 
 async def test_an_unreadable_draft_file_is_kept_aside_and_the_starter_shown():
     path = draft_file("fx-code-mask")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\xff\xfe")
     app = start("fx-code-mask")
     async with app.run_test(size=SIZE, message_hook=(heard := Heard())) as pilot:

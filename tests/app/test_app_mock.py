@@ -297,6 +297,32 @@ async def test_declining_to_resume_ends_the_old_mock_and_starts_the_new():
         assert {row.id: row.status for row in history.mocks()}[crashed] == "finished"
 
 
+async def test_a_crashed_mock_whose_stored_options_were_changed_is_ended_with_a_message_not_a_crash():
+    """Issue 34: "minutes": "five" written into the history file by someone else's program."""
+    import sqlite3
+
+    from quiz.history.store import history_path
+
+    clock = SetClock()
+    crashed = crashed_mock(plan_of("fx-number", "fx-vector", minutes=5), clock, answered=1)
+    with sqlite3.connect(history_path()) as connection:
+        connection.execute("UPDATE mocks SET options = json_set(options, '$.minutes', 'five') WHERE id = ?", (crashed,))
+    app = mock_app(plan_of("fx-matrix"), clock)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumeScreen)
+        await pilot.press("enter")  # Resume it
+        await settle(pilot)
+        assert isinstance(app.screen, MockScreen) and app.screen.session.mock_id != crashed  # the new one, as asked
+        toasts = [str(toast.render()) for toast in app.screen.query("Toast")]
+        assert any("cannot be resumed" in text and "minutes must be a number, got 'five'" in text for text in toasts), toasts
+        new = app.screen.session.mock_id
+    with stored() as history:
+        assert [row.id for row in history.running_mocks()] == [new]  # not offered again at the next start
+        assert {row.id: row.status for row in history.mocks()}[crashed] == "finished"
+        assert [a.verdict for a in history.attempts(mock=crashed)] == ["correct"]
+
+
 @pytest.mark.parametrize("lang", LANGS)
 async def test_home_offers_a_mock_with_the_commands_choices(lang):
     clock = SetClock()

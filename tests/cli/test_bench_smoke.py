@@ -27,7 +27,7 @@ FIGURES = {
     "app_startup": rf"{NUMBER}x the widgets floor \(goal <= 1\.25x\)[\s\S]*peak memory of that process \(max RSS\): {NUMBER} MB",
     "bank_load": rf"and every expression compiled\s+{NUMBER} ms\s+{NUMBER}x floor",
     "bank_selftest": rf"validate --strict \(default, {NUMBER} seeds\)\s+{NUMBER} s",
-    "code_grading": rf"grade a wrong answer \(\+ fault matching\)\s+{NUMBER} ms",
+    "code_grading": rf"grade a wrong answer \(\+ fault matching\), unconfined\s+{NUMBER} ms",
     "code_selftest": rf"every task, one seed each\s+{NUMBER} ms",
     "engine_attention": rf"forward\s+float32\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}[\s\S]*backward\s+float64\s+{NUMBER}",
     "engine_calls": rf"head_stats 2x3x4\s+{NUMBER}\s+{NUMBER}",

@@ -69,7 +69,7 @@ def test_mode_and_seconds_need_record(capsys, extra):
 
 def test_a_damaged_history_never_stops_grading(capsys):
     path = history_path()
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\x00garbage" * 100)
     code, out, err = run(capsys, "grade", KEY, "--answer", RIGHT, "--record", "--lang", "ja")
     assert code == 4
@@ -83,7 +83,7 @@ def test_a_damaged_history_never_stops_grading(capsys):
 @pytest.mark.parametrize("command", [["history"], ["stats"], ["review", "--list"], ["export"]])
 def test_every_history_command_says_why_the_file_cannot_be_used(capsys, command):
     path = history_path()
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"not sqlite")
     code, _, err = run(capsys, *command)
     assert code == 4 and "not a quiz history file" in err and err.startswith("quiz: ")

@@ -16,6 +16,7 @@ from quiz.bank import Bank, load_bank
 from quiz.bank import loading as bank_loading
 from quiz.bank.cache import KEPT_FILES, MAX_CACHE_BYTES, BankCache, source_hash
 from quiz.base import locations
+from quiz.base.cache_key import cache_key, seal
 from quiz.format.yaml_data import ReadingStopped
 
 # What a first start does with an empty cache folder is part of what these tests check.
@@ -63,6 +64,22 @@ def warm_load(folder: Path | None, sources: list[Path] | None = None) -> tuple[B
 def cache_file(folder: Path) -> Path:
     [path] = folder.glob("bank-*.jsonl")
     return path
+
+
+def unsealed_lines(path: Path) -> list[str]:
+    """The cache file's lines before its seal (the header, then the entries)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines[-1].startswith('["mac","'), lines[-1][:40]
+    return lines[:-1]
+
+
+def write_sealed(path: Path, lines: list[str]) -> None:
+    """Write `lines` as the cache file, sealed with this user's key as the quiz seals it: what a
+    cache written by the quiz itself holds, for the tests of entries that do not fit the model."""
+    text = "".join(line + "\n" for line in lines)
+    key = cache_key(create=False)
+    assert key is not None
+    path.write_text(text + json.dumps(["mac", seal(text.encode("utf-8"), key)], separators=(",", ":")) + "\n", encoding="utf-8")
 
 
 @pytest.fixture
@@ -140,7 +157,7 @@ def test_a_pack_changed_by_one_byte_is_read_again(tmp_path):
     assert warm.questions["one"].prompt.en.endswith("uniform!")
     assert snapshot(warm) == snapshot(load_bank([packs]))
     # The cache now holds the new content, and only it: the old entry is gone.
-    lines = cache_file(tmp_path / "cache").read_text(encoding="utf-8").splitlines()[1:]
+    lines = unsealed_lines(cache_file(tmp_path / "cache"))[1:]
     assert sorted(Path(json.loads(line)[1]).name for line in lines) == ["a.yaml", "b.yaml", "claims.yaml"]
 
 
@@ -270,7 +287,7 @@ def test_a_line_that_is_not_an_entry_makes_the_cache_ignored(cached, entry):
 
 def test_entries_of_the_wrong_shape_are_read_again_from_the_packs(cached):
     packs, folder, path, cold = cached
-    header, *entries = path.read_text(encoding="utf-8").splitlines()
+    header, *entries = unsealed_lines(path)
     broken = []
     for line in entries:
         kind, name, digest, *payload = json.loads(line)
@@ -287,7 +304,7 @@ def test_entries_of_the_wrong_shape_are_read_again_from_the_packs(cached):
         elif name.endswith("e-flood.yaml"):
             payload = [[["unlisted", name, "error", -3]]]
         broken.append(json.dumps([kind, name, digest, *payload]))
-    path.write_text("\n".join([header, *broken]) + "\n", encoding="utf-8")
+    write_sealed(path, [header, *broken])
     bank, cache = warm_load(folder, [packs])
     assert cache.status == "used"  # the file is sound; the entries that do not fit are read afresh
     assert snapshot(bank) == snapshot(cold)
@@ -415,13 +432,13 @@ def two_packs(tmp_path):
 
 def edit_entry(path: Path, question_id: str, edit: Callable[[list[Any]], None]) -> None:
     """Apply `edit` to the cached event of a question: `["found", id, follow-ups, its JSON text]`."""
-    header, *lines = path.read_text(encoding="utf-8").splitlines()
+    header, *lines = unsealed_lines(path)
     entries = [json.loads(line) for line in lines]
     for entry in entries:
         for event in entry[3] if entry[0] == "pack" else ():
             if event[1] == question_id:
                 edit(event)
-    path.write_text("\n".join([header, *(json.dumps(e) for e in entries)]) + "\n", encoding="utf-8")
+    write_sealed(path, [header, *(json.dumps(e) for e in entries)])
 
 
 def break_entry(path: Path, question_id: str, rename: str | None = None) -> None:
@@ -503,3 +520,47 @@ def test_a_folder_in_place_of_the_cache_file_is_ignored_left_alone_and_leaks_no_
     assert snapshot(bank) == snapshot(cold)
     assert len(os.listdir("/proc/self/fd")) == open_before
     assert (path / "inside").read_text(encoding="utf-8") == "someone's"  # never deleted nor replaced
+
+
+# -- a cache changed by whoever can write the cache folder (issue 34) -----------------------
+
+
+def test_a_cache_changed_in_a_way_that_fits_the_model_is_not_trusted_but_rebuilt_from_the_pack(two_packs):
+    """A question's prompt rewritten in the cache, every line still valid: without this user's key
+    the seal cannot be made again, so the questions come from the packs, never from the change."""
+    packs, folder, path, cold = two_packs
+    text = path.read_text(encoding="utf-8")
+    assert "makes attention uniform" in text
+    path.write_text(text.replace("makes attention uniform", "makes attention sharper"), encoding="utf-8")
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status.startswith("ignored: its keyed hash does not match"), cache.status
+    assert snapshot(bank) == snapshot(cold) and all("sharper" not in repr(q) for q in bank.questions.values())
+    assert "sharper" not in path.read_text(encoding="utf-8")  # written afresh from the packs
+    assert warm_load(folder, [packs])[1].status == "used"
+
+
+def test_a_cache_sealed_with_another_key_is_not_trusted(two_packs):
+    packs, folder, path, cold = two_packs
+    body = "".join(line + "\n" for line in unsealed_lines(path))
+    path.write_text(body + json.dumps(["mac", seal(body.encode(), b"k" * 32)], separators=(",", ":")) + "\n", encoding="utf-8")
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status.startswith("ignored: its keyed hash does not match") and snapshot(bank) == snapshot(cold)
+
+
+def test_a_cache_without_its_seal_is_not_trusted(two_packs):
+    packs, folder, path, cold = two_packs
+    path.write_text("".join(line + "\n" for line in unsealed_lines(path)), encoding="utf-8")
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status.startswith("ignored: its keyed hash does not match") and snapshot(bank) == snapshot(cold)
+
+
+def test_the_key_is_this_users_alone_outside_the_cache_folder(two_packs):
+    from quiz.base.cache_key import key_path
+
+    packs, folder, _, cold = two_packs
+    key = key_path()
+    assert key.parent == locations.data_dir() and folder not in key.parents
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
+    key.chmod(0o644)  # readable by others: no longer a key to trust, so neither is the cache
+    bank, cache = warm_load(folder, [packs])
+    assert cache.status.startswith("ignored") and snapshot(bank) == snapshot(cold)

@@ -26,7 +26,11 @@ FORGER = textwrap.dedent(
         while frame is not None and "real_exit" not in frame.f_locals:
             frame = frame.f_back
         real_exit = frame.f_locals["real_exit"]  # the harness's own exit, saved before this code ran
+        # and the result files it opened before this code ran (under bubblewrap the only ones writable)
+        report, outputs = frame.f_locals["report_file"], frame.f_locals["outputs_file"]
         {write}
+        report.flush()
+        outputs.flush()
         real_exit(0)
     """
 )
@@ -37,7 +41,7 @@ def forged(write: str) -> sandbox.RunResult:
     return run_calls(source, [Call("forge", (np.arange(3.0),), max_elements=10)], limits=ROOMY)
 
 
-EMPTY_RESULTS = 'np.savez("outputs.npz")\n'
+EMPTY_RESULTS = "np.savez(outputs)\n"
 
 
 @pytest.mark.parametrize(
@@ -53,7 +57,7 @@ EMPTY_RESULTS = 'np.savez("outputs.npz")\n'
     ids=["call-int", "error-list", "status-int", "calls-str", "deep", "output-int"],
 )
 def test_a_report_of_the_wrong_form_is_unreadable_not_a_crash(report):
-    result = forged(EMPTY_RESULTS + f"open('report.json', 'w').write({report!r})\n")
+    result = forged(EMPTY_RESULTS + f"report.write({report!r})\n")
     assert result.load_error is not None and result.load_error.kind == "unreadable"
     assert result.calls == ()
 
@@ -62,9 +66,9 @@ def test_an_array_header_declaring_more_than_its_bytes_is_unreadable_not_an_allo
     write = """\
         header = io.BytesIO()
         np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (2**40,)})
-        with zipfile.ZipFile("outputs.npz", "w") as archive:
+        with zipfile.ZipFile(outputs, "w") as archive:
             archive.writestr("r0_0.npy", header.getvalue() + bytes(64))
-        open("report.json", "w").write(json.dumps({"calls": [{"status": "ok"}], "load_error": None}))
+        report.write(json.dumps({"calls": [{"status": "ok"}], "load_error": None}))
     """
     result = forged(write)
     assert result.load_error is not None and result.load_error.kind == "unreadable"
@@ -73,8 +77,8 @@ def test_an_array_header_declaring_more_than_its_bytes_is_unreadable_not_an_allo
 def test_a_well_formed_forged_report_still_only_carries_arrays_the_parent_judges():
     """Forging the report gains nothing: a status says ok, but the verdict is the parent's, from the arrays."""
     write = """\
-        np.savez("outputs.npz", r0_0=np.zeros(3))
-        open("report.json", "w").write(json.dumps({"calls": [{"status": "ok"}], "load_error": None}))
+        np.savez(outputs, r0_0=np.zeros(3))
+        report.write(json.dumps({"calls": [{"status": "ok"}], "load_error": None}))
     """
     result = forged(write)
     assert result.load_error is None

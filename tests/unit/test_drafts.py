@@ -101,7 +101,7 @@ def test_once_the_history_file_works_again_a_newer_file_draft_is_taken_back_into
 def test_a_file_draft_older_than_the_history_draft_is_left_alone():
     store = DraftStore()
     path = draft_file("q")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("older", encoding="utf-8")
     os.utime(path, (1_000_000, 1_000_000))  # 1970
     store.save("q", "newer")
@@ -116,7 +116,7 @@ def test_a_file_draft_stamped_a_clock_tick_before_the_history_draft_still_counts
     store = DraftStore()
     store.save("q", "first")
     path = draft_file("q")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("second", encoding="utf-8")
     saved_ns = store.history().draft("q").updated_ms * 1_000_000
     os.utime(path, ns=(saved_ns - 4_000_000, saved_ns - 4_000_000))
@@ -143,7 +143,7 @@ def test_a_history_file_locked_mid_session_sends_that_save_to_the_file_and_nothi
 def test_a_file_draft_that_cannot_be_read_is_set_aside_and_kept():
     damage_history()
     path = draft_file("q")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"def f():\n    return '\xff'\n")
     store = DraftStore()
     loaded = store.load("q")

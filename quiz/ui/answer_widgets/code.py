@@ -79,6 +79,7 @@ class CodeEditorAnswer(AnswerWidget):
     HELP = "ui.help_answer_code"
     # F9, as the screen takes F2 to F7 and the editor F7 (select all) while the screen's F7 is idle.
     BINDINGS: ClassVar[list[BindingType]] = [Binding("f9", "external_editor", "ui.key_editor")]
+    _confinement_said: ClassVar[bool] = False  # that code runs without bubblewrap here: said once per app run
 
     class DraftNoted(Message):
         """The draft saver's word on a save, from its thread (None: saved in the history file)."""
@@ -187,6 +188,12 @@ class CodeEditorAnswer(AnswerWidget):
             result = run_answer(self.variant, source, stop=run.stop)
         finally:
             run.done.set()
+        from quiz.code import confinement_note  # the sandbox's module, loaded with the run
+
+        note = confinement_note(self.lang) if not CodeEditorAnswer._confinement_said else None  # probed by the run
+        if note is not None:
+            CodeEditorAnswer._confinement_said = True
+            self.app.call_from_thread(self.notify, note, severity="warning", timeout=20)
         if not run.stop.is_set():
             self.app.call_from_thread(self._checked, source, result, run)
 

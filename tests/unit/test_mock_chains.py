@@ -311,3 +311,47 @@ def test_an_export_written_before_pushbacks_imports_and_a_bad_pushback_is_a_loca
                 with pytest.raises(ImportProblem) as caught:
                     import_file(other, tmp_path / "bad.jsonl")
                 assert caught.value.line == mock_line + 1 and "choice must be hold or revise, got 'waver'" in caught.value.message
+
+
+# -- issue 26's interview on the positions topic: a chain three deep, a pushback, an evidence question --
+
+ROPE_CHAIN = ("rope-rotate-one-pair", "rope-score-depends-on-offset", "rope-with-kv-cache-bug", "evidence-rope-in-the-decoder")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_positions_interview_follows_its_chain_three_deep_through_a_pushback_to_an_evidence_question(lang):
+    assert {BANK.questions[q].topic for q in ROPE_CHAIN} == {"positions"}
+    clock = FakeClock()
+    session = start(plan_of(ROPE_CHAIN[0], minutes=30), clock, lang=lang)
+    walked = []
+    for depth, expected in enumerate(ROPE_CHAIN):
+        variant = session.current
+        assert variant is not None and variant.question.id == expected and session.depth == depth, walked
+        walked.append(expected)
+        if expected == ROPE_CHAIN[2]:
+            answer(session, clock, right=True)
+            challenge = session.challenge
+            assert challenge is not None and challenge.pushback.after == "right"
+            clock.advance(10)
+            held = session.hold()
+            assert (held.choice, held.verdict, held.score) == ("hold", "correct", 1.0)
+        elif expected == ROPE_CHAIN[3]:
+            kind = type_of(variant.question)
+            clock.advance(60)
+            response = right_answer(variant)  # the best first request, then the fault
+            assert response.asked and kind.grade(variant, response).score == 1.0
+            session.submit(response)
+        else:
+            answer(session, clock, right=True)
+    assert session.finished
+    report = session.report()
+    assert [(line.question, line.depth) for line in report.lines] == [(q, d) for d, q in enumerate(ROPE_CHAIN)]
+    markdown = report_markdown(BANK, report, lang)
+    assert f"### \u2003\u2003↳ 4. `{ROPE_CHAIN[3]}#" in markdown  # a variant key: id#seed
+    assert BANK.questions[ROPE_CHAIN[2]].pushback[0].text.get(lang).split("?")[0] in markdown
+    with stored_history() as history:
+        stored = history.mock(session.mock_id)
+        assert [a.follow_up_of for a in stored.asked] == [None, *ROPE_CHAIN[:3]]
+        evidence_attempt = stored.attempts[-1]
+        assert evidence_attempt.question == ROPE_CHAIN[3] and evidence_attempt.response.startswith("ask ")
+        assert stored.pushbacks == (held,)

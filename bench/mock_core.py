@@ -41,6 +41,8 @@ GOAL_MS = 50.0
 
 def right(variant: Variant) -> Any:
     kind = type_of(variant.question)
+    if kind.name == "evidence":  # the best play: the best first request, then the right fault
+        return kind.read(variant, kind.answer_json(variant, "en"))
     answer = kind.revealed_answer(variant)
     return next(iter(answer)) if kind.name == "choice" else answer
 

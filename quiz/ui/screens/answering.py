@@ -119,6 +119,10 @@ class AnsweringScreen(QuizScreen):
         return self.query_one("#answer-area").query_children(AnswerWidget)
 
     def footer_omits(self, narrow: bool) -> frozenset[str]:
+        # The footer may refresh while the screen is taken down (a mock ending on its report), its
+        # answer area already removed: then there is no answer and nothing to omit.
+        if not self.query("#answer-area"):
+            return frozenset()
         answers = self.answers()
         return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
 

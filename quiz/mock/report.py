@@ -57,10 +57,17 @@ class QuestionLine:
     """How deep in its chain of follow-ups: 0 for a planned question, 1 for its follow-up, ..."""
     pushback: PushbackLine | None = None
     """The challenge put to this answer and how it was met, when one was."""
+    by_clock: bool = False
+    """Handed in by the interview's clock (what was typed when time ran out), not by the candidate."""
 
     @property
     def over_time(self) -> bool:
         return self.seconds is not None and self.seconds > self.budget
+
+    @property
+    def over_by(self) -> float:
+        """Seconds past the budget (0 within it)."""
+        return max(0.0, self.seconds - self.budget) if self.seconds is not None else 0.0
 
     @property
     def missed(self) -> bool:
@@ -112,6 +119,8 @@ class MockReport:
     """Up to three topics, weakest first."""
     missed: tuple[str, ...]
     """Question ids asked and not answered correctly, in the order asked."""
+    slow: tuple[str, ...] = ()
+    """Question ids answered correctly but over their time budget, in the order asked."""
 
     @property
     def final(self) -> bool:
@@ -126,9 +135,19 @@ class MockReport:
         return sum(1 for line in self.lines if line.over_time)
 
     @property
+    def over_seconds(self) -> float:
+        """Seconds over budget, summed over the questions that ran over."""
+        return sum(line.over_by for line in self.lines)
+
+    @property
+    def to_practise(self) -> tuple[str, ...]:
+        """The questions worth practising again: those missed, then those right but over time."""
+        return self.missed + self.slow
+
+    @property
     def practice_command(self) -> str | None:
-        """The command that starts a practice round on exactly the missed questions."""
-        return f"quiz practice --ids {','.join(self.missed)}" if self.missed else None
+        """The command that starts a practice round on exactly the questions to practise."""
+        return f"quiz practice --ids {','.join(self.to_practise)}" if self.to_practise else None
 
     @property
     def change(self) -> tuple[float | None, dict[str, float]]:
@@ -152,7 +171,8 @@ def build_report(bank: Bank, stored: StoredMock, earlier: Sequence[StoredMock] =
         key=lambda t: (scores.topics[t], -scores.counts.get(t, 0), topic_order.index(t) if t in topic_order else len(topic_order), t),
     )
     missed = tuple(dict.fromkeys(line.question for line in lines if line.missed))
-    return MockReport(stored, lines, scores, trend, tuple(weak[:PRACTISE_NEXT]), missed)
+    slow = tuple(dict.fromkeys(line.question for line in lines if line.over_time and line.question not in missed))
+    return MockReport(stored, lines, scores, trend, tuple(weak[:PRACTISE_NEXT]), missed, slow)
 
 
 def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tuple[QuestionLine, ...]:
@@ -167,6 +187,8 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
     order += [str(q["question"]) for q in stored.row.plan if q["question"] not in asked]
     order += [a.question for a in stored.attempts if a.question not in order]
     planned = {str(q["question"]): q for q in stored.row.plan}
+    last_asked = stored.asked[-1].question if stored.asked and stored.row.status == "finished" else None
+    length = _interview_seconds(stored)
     lines = []
     for position, question_id in enumerate(order, 1):
         row = asked.get(question_id)
@@ -190,9 +212,21 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
                 misconception=attempt.misconception if attempt is not None else None, misconception_label=label,
                 seconds=None if duration is None else duration / 1000, budget=budget, self_grades=_self_grades(variant, said),
                 depth=depths.get(question_id, 0), pushback=_pushback(variant, attempt, met),
+                by_clock=question_id == last_asked and row is not None and duration is not None and length is not None
+                and (attempt is None or attempt.verdict != "no_answer") and row.shown_s + duration / 1000 >= length - _MS,
             )
         )  # fmt: skip
     return tuple(lines)
+
+
+_MS = 0.001
+"""Durations are stored to the millisecond: an answer this close to the deadline was handed in at it."""
+
+
+def _interview_seconds(stored: StoredMock) -> float | None:
+    """The sitting's length in seconds, from its stored options (None when they do not say)."""
+    minutes = stored.row.options.get("minutes") if isinstance(stored.row.options, Mapping) else None
+    return float(minutes) * 60 if isinstance(minutes, int | float) and not isinstance(minutes, bool) else None
 
 
 def score_lines(lines: Sequence[QuestionLine]) -> Scores:

@@ -3,7 +3,7 @@ English or Japanese, and JSON for tools.
 
 The JSON object's keys are stable (docs/mock.md lists them): `format` (1), `mock`, `key`, `lang`,
 `status`, `final`, `started`, `finished`, `overall`, `counts`, `topics`, `claims`, `questions`,
-`trend`, `change`, `practise_next`, `missed`, `practice_command`. Scores are 0–1, times seconds.
+`trend`, `change`, `practise_next`, `missed`, `slow`, `practice_command`. Scores are 0–1, times seconds.
 """
 
 from __future__ import annotations
@@ -81,6 +81,8 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
             not_reached=report.count("not_reached"), over_time=report.over_time, awaiting=report.count(AWAITING),
         ),
     ]  # fmt: skip
+    if report.over_time:
+        lines += ["", _pace(report, lang)]
     overall_change, topic_change = report.change
     lines += ["", f"## {tr('mockreport.by_topic', lang)}", "", *_header(lang, "mock.col_topic", "mockreport.col_score", "mockreport.col_change")]
     for topic, score in scores.topics.items():
@@ -108,9 +110,18 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
         ]
     else:
         lines.append(tr("mockreport.nothing_missed", lang))
+    if report.slow:
+        lines += ["", tr("mockreport.slow", lang, questions=", ".join(f"`{q}`" for q in report.slow))]
     if report.practice_command:
-        lines += ["", tr("mockreport.practice_key", lang, count=len(report.missed)), "", f"    {report.practice_command}"]
+        key = "mockreport.practice_key_slow" if report.slow else "mockreport.practice_key"
+        lines += ["", tr(key, lang, count=len(report.to_practise)), "", f"    {report.practice_command}"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _pace(report: MockReport, lang: str) -> str:
+    """How the candidate kept to the budgets: how many questions ran over, and by how much in all."""
+    timed = sum(1 for line in report.lines if line.seconds is not None)
+    return tr("mockreport.pace", lang, over=report.over_time, timed=timed, extra=clock_text(report.over_seconds))
 
 
 def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
@@ -123,6 +134,8 @@ def _question_markdown(line: QuestionLine, lang: str) -> list[str]:
         out += [_plain(line.variant.text(line.variant.question.prompt, lang)), ""]
     answer = " ".join(line.answer.split()) if line.answer else "–"  # as typed, on one line
     out.append(f"- {tr('mockreport.your_answer', lang, answer=answer)}")
+    if line.by_clock:
+        out.append(f"- {tr('mockreport.by_clock', lang)}")
     if line.variant is not None and line.verdict != "not_reached":
         out.append(f"- {_key(line.variant, lang)}")
     if line.score is not None:
@@ -179,6 +192,7 @@ def report_json(bank: Bank, report: MockReport, lang: str) -> dict[str, Any]:
         "change": {"overall": overall_change, "topics": topic_change},
         "practise_next": list(report.practise_next),
         "missed": list(report.missed),
+        "slow": list(report.slow),
         "practice_command": report.practice_command,
     }
 
@@ -201,6 +215,7 @@ def _question_json(line: QuestionLine, lang: str) -> dict[str, Any]:
         "seconds": line.seconds,
         "budget": line.budget,
         "over_time": line.over_time,
+        "by_clock": line.by_clock,
         "self_grades": None if line.self_grades is None else [{"point": _text(line, p, lang), "level": level} for p, level in line.self_grades],
         "pushback": None if line.pushback is None else _pushback_json(line, lang),
     }

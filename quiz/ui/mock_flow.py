@@ -145,4 +145,4 @@ class MockFlow:
         assert host.bank is not None
         report = session.report()
         name = f"{session.plan.key}-{session.mock_id[:8]}.md"
-        host.switch_screen(ReportScreen(report_markdown(host.bank, report, host.lang), report.missed, name, host.lang))
+        host.switch_screen(ReportScreen(report_markdown(host.bank, report, host.lang), report.to_practise, name, host.lang))

@@ -112,14 +112,14 @@ def test_the_json_report_has_stable_keys(lang):
     data = json.loads(report_json_text(BANK, sit(clock).report(), lang))
     assert list(data) == [
         "format", "mock", "key", "lang", "status", "final", "started", "finished", "overall", "counts", "topics",
-        "claims", "questions", "trend", "change", "practise_next", "missed", "practice_command",
+        "claims", "questions", "trend", "change", "practise_next", "missed", "slow", "practice_command",
     ]  # fmt: skip
     assert data["format"] == 1 and data["lang"] == lang and data["status"] == "finished"
     assert data["counts"] == {"questions": 5, "no_answer": 0, "not_reached": 1, "over_time": 1, "awaiting_self_grade": 1}
     question = data["questions"][1]
     assert set(question) == {
         "position", "question", "key", "topic", "claims", "follow_up_of", "depth", "answer", "answer_key", "verdict", "score",
-        "misconception", "seconds", "budget", "over_time", "self_grades", "pushback",
+        "misconception", "seconds", "budget", "over_time", "by_clock", "self_grades", "pushback",
     }  # fmt: skip
     assert question["misconception"]["name"] == "gave_variance" and question["seconds"] == 30.0 and question["budget"] == 90.0
 

@@ -8,7 +8,8 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
   `grade_engine(task, seed=...)` grades the engine's own outputs, a question's answer-key self-test;
   `plan(...)` and `grade(plan, results)` are the two halves of run_checks, for results from elsewhere;
   `modelled_results(plan, mistake)` gives the engine's or a modelled mistake's results to grade, and
-  `catalogue_findings(plan)` the mistakes that would score full marks or be named wrong (quiz.code.catalogue).
+  `catalogue_findings(plan)` the mistakes that would score full marks or be named wrong, and
+  `accepted_faults(plan)` the mistakes outside the checks' scope that they accept (quiz.code.catalogue).
 - `confinement_note(lang)`: the sentence to say once where code runs without bubblewrap's namespaces
   (`quiz.code.sandbox.confinement()` gives the level and the reason).
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)`; `mistake_label` and
@@ -28,7 +29,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from quiz.code.catalogue import CatalogueFinding, catalogue_findings
+    from quiz.code.catalogue import AcceptedFault, CatalogueFinding, accepted_faults, catalogue_findings
     from quiz.code.checks import CHECKS, check_problems
     from quiz.code.interfaces import Function
     from quiz.code.outcome import CheckResult, CodeOutcome, Evidence
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
     from quiz.code.tasks import TASKS, get_task
 
 _HOMES = {
+    "AcceptedFault": "catalogue",
+    "accepted_faults": "catalogue",
     "CatalogueFinding": "catalogue",
     "catalogue_findings": "catalogue",
     "CHECKS": "checks",
@@ -75,6 +78,7 @@ _HOMES = {
 __all__ = [
     "CHECKS",
     "TASKS",
+    "AcceptedFault",
     "AnyTask",
     "CatalogueFinding",
     "CheckResult",
@@ -85,6 +89,7 @@ __all__ = [
     "Plan",
     "RunError",
     "Task",
+    "accepted_faults",
     "catalogue_findings",
     "check_label",
     "check_problems",

@@ -38,3 +38,27 @@ def catalogue_findings(planned: Plan) -> list[CatalogueFinding]:
         if outcome.score == 1.0 or outcome.misconception != mistake:
             findings.append(CatalogueFinding(mistake, outcome.score, outcome.misconception))
     return findings
+
+
+@dataclass(frozen=True)
+class AcceptedFault:
+    """A modelled mistake outside the plan's scope that scores full marks: a wrong solution its checks accept."""
+
+    mistake: str
+    add: tuple[str, ...]  # the checks not run that are meant to reveal it, in the task's order
+
+
+def accepted_faults(planned: Plan) -> list[AcceptedFault]:
+    """Every mistake of the task that none of the plan's checks is meant to reveal and that scores full
+    marks on its inputs, with the checks to add; mistakes that are none without a check's inputs
+    (`Task.only_with`) are passed over, as are those in scope (`catalogue_findings` judges them)."""
+    task, scope = planned.task, set(in_scope(planned))
+    found = []
+    for mistake in task.mistakes:
+        excused = mistake.id in task.only_with and not set(task.only_with[mistake.id]) & set(planned.checks)
+        if mistake.id in scope or excused or not mistake.applies(planned.policy):
+            continue
+        if grade(planned, modelled_results(planned, mistake.id)).score == 1.0:
+            add = tuple(c for c in task.checks if c not in planned.checks and mistake.id in task.reveals.get(c, ()))
+            found.append(AcceptedFault(mistake.id, add))
+    return found

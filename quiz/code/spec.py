@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -51,6 +51,10 @@ class Task(Generic[T]):
     draw: Callable[[str, np.random.Generator], list[ProbeSpec[T]]]
     mistakes: tuple[Mistake[T], ...]
     reveals: Mapping[str, tuple[str, ...]]
+    only_with: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Mistakes that are no mistake unless the question runs one of these checks (their inputs alone
+    make them wrong: masking before scaling only matters for an additive mask); every other mistake
+    must fail whatever checks a question chooses, or the checks accept a wrong solution."""
 
     @property
     def id(self) -> str:

@@ -258,4 +258,5 @@ TASK: Task[AttentionArgs] = Task(
         "causal_leak": ("no_causal_mask", "mask_inverted", "mask_transposed", "mask_after_softmax"),
         "large_scores": ("unstable_softmax",),
     },
+    only_with={"mask_before_scale": ("additive_mask",)},
 )

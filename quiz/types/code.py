@@ -236,7 +236,8 @@ class CodeType(QuestionType[CodeQuestion]):
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """On this variant's inputs the engine's own outputs must pass every check, and the outputs of
         every modelled mistake that the question's checks are meant to reveal must fail one and be
-        named as that mistake: no wrong solution in the task's catalogue scores full marks."""
+        named as that mistake: no wrong solution in the task's catalogue scores full marks, and no mistake
+        outside the chosen checks' scope passes them all (they would accept a wrong solution)."""
         question = _question(variant)
         at = located(question, "task")
         planned = code.plan(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
@@ -260,6 +261,13 @@ class CodeType(QuestionType[CodeQuestion]):
                     f"the mistake {found.mistake} is named {named}",
                     advice="draw the checks' inputs so that its outputs differ from the engine's and from the other mistakes'",
                 )
+        for fault in code.accepted_faults(planned):
+            checks = ", ".join(fault.add)
+            yield Problem(
+                located(question, "checks"),
+                f"the checks chosen accept a wrong solution: the mistake {fault.mistake} scores full marks",
+                advice=f"add {checks} to checks (or leave checks out to run them all)" if checks else "leave checks out to run them all",
+            )
 
 
 TYPE = CodeType()

@@ -2,6 +2,7 @@
 none reported twice or as a consequence of another, and a summary written in words."""
 
 import json
+from pathlib import Path
 from textwrap import dedent
 
 import pytest
@@ -365,3 +366,29 @@ def test_an_input_often_within_tolerance_of_the_key_is_a_warning_and_never_serve
     for seed in range(40):
         variant = make_variant(compiled, seed)
         assert kind.grade(variant, float(variant.inputs["x"])).verdict is not Verdict.CORRECT, seed
+
+
+FIXTURE_CODE = Path(__file__).parents[1] / "fixtures" / "code" / "code.yaml"
+
+
+@pytest.mark.parametrize(
+    ("checks", "found"),
+    [
+        ("[fully_masked_rows]", "the mistake mask_transposed scores full marks"),
+        ("[output, shapes, boolean_mask, fully_masked_rows, large_scores]", "the mistake mask_transposed scores full marks"),
+        ("[output, shapes, boolean_mask, fully_masked_rows, causal_leak, large_scores]", None),
+    ],
+)
+def test_a_code_question_whose_chosen_checks_accept_a_wrong_solution_fails_validation_naming_the_check_to_add(capsys, tmp_path, checks, found):
+    # The fixture's code question promises masks, scaling and shapes; with too few checks a solution
+    # that transposes the mask passes every check run, so validate must say which check to add.
+    text = FIXTURE_CODE.read_text(encoding="utf-8")
+    path = write(tmp_path, text.replace("[output, shapes, boolean_mask, fully_masked_rows, causal_leak, large_scores]", checks, 1))
+    code, diagnostics = validate(capsys, path, "--strict", "--seeds", "3")
+    accepted = [(line, message) for line, severity, message in diagnostics if "accept a wrong solution" in message]
+    if found is None:
+        assert (code, accepted) == (0, [])
+    else:
+        assert code == 1 and len(accepted) == 1
+        line, message = accepted[0]
+        assert line == 10 and found in message and "add causal_leak to checks" in message

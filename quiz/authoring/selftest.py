@@ -73,6 +73,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     rejected = 0  # seeds whose every draw the constraints rejected
     unservable = 0  # seeds on which a misconception graded as right on every draw (reported as such)
     redrawn: Counter[str] = Counter()  # seeds on which a misconception graded as right, by misconception
+    trivial_seeds: Counter[str] = Counter()  # seeds on which a trivial answer graded as right, by answer, whatever the fix
     first_draws: FirstDraws = {}  # the sample's draws the seeds make
     seconds = QUESTION_SECONDS * time_scale(seeds)
     # Checked once a seed or a draw, and before each step of the sample's evaluations, which
@@ -92,13 +93,14 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 unservable += (exc.field or "").startswith("misconceptions.")
                 continue
             redrawn.update(set(variant.redrawn))
+            trivial_seeds.update({guess[0] for guess in map(read_trivial_clash, variant.redrawn) if guess is not None})
             if seed < VARIETY_SEEDS and len(drawn) < MIN_VARIANTS:  # enough is enough: keys cost a JSON dump
                 drawn.add(_draw_key(variant))
             for problem in _check_variant(variant):
                 found.add(seed, problem)
             if variant.budget.out_of_time():  # its texts used up the variant's time
                 return [*found.diagnostics(), _over_budget(question, seed)]
-        diagnostics = [*found.diagnostics(), *_redrawn(question, redrawn, len(tried))]
+        diagnostics = [*found.diagnostics(), *_redrawn(question, redrawn, trivial_seeds, len(tried))]
         # drawn parameters must vary (a code question's seeds draw only check inputs); where a mistake
         # grades as right on every draw, that is the finding, and counting variants would only repeat it
         if compiled.params and seeds > 0 and not unservable:
@@ -110,14 +112,14 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
     return diagnostics
 
 
-def _redrawn(question: QuestionBase, redrawn: Counter[str], seeds: int) -> list[Diagnostic]:
+def _redrawn(question: QuestionBase, redrawn: Counter[str], trivial_seeds: Counter[str], seeds: int) -> list[Diagnostic]:
     """A warning for each misconception that graded as right on some seeds' draws: served, those
     draws are drawn again, so the learner never meets them, but the draw should not make them.
 
     A trivial answer (an input, zero, the key doubled …) near the key now and then is chance, and
     redrawn as quietly; one on more than TRIVIAL_SHARE of the seeds is a weak question."""
     found = []
-    trivial: dict[str, tuple[int, str]] = {}  # what → (seeds, fix): one warning however many fixes its draws need
+    trivial: dict[str, str] = {}  # what → fix: one warning however many fixes its draws need
     for name, count in sorted(redrawn.items()):
         guess = read_trivial_clash(name)
         if guess is None:
@@ -130,11 +132,11 @@ def _redrawn(question: QuestionBase, redrawn: Counter[str], seeds: int) -> list[
             ))
             continue
         what, fix = guess
-        seen, seen_fix = trivial.get(what, (0, fix))
+        seen_fix = trivial.get(what, fix)
         # A tolerance too loose on some draws is the fix to name first: tightening it is the author's change.
-        trivial[what] = (seen + count, seen_fix if seen_fix == TRIVIAL_FIXES["tolerance"] else fix)
-    for what, (count, fix) in trivial.items():
-        count = min(count, seeds)  # a seed whose draws needed both fixes is counted under each
+        trivial[what] = seen_fix if seen_fix == TRIVIAL_FIXES["tolerance"] else fix
+    for what, fix in trivial.items():
+        count = trivial_seeds[what]
         if count > TRIVIAL_SHARE * seeds:
             found.append(Diagnostic(
                 field_location(question, "tolerance"),

@@ -2,6 +2,7 @@
 before learners do, and say each problem once, at the line of the field at fault."""
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -14,9 +15,10 @@ from quiz.authoring.sample import (
     first_draw_of,
     possible_values,
 )
-from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, self_test
+from quiz.authoring.selftest import MIN_VARIANTS, VARIETY_SEEDS, _redrawn, self_test
 from quiz.expressions.budget import Budget
 from quiz.format.diagnostics import Severity
+from quiz.types.base import trivial_clash
 from quiz.types.draw import make_variant
 
 PACK = """\
@@ -438,3 +440,13 @@ def test_an_early_stopped_sample_warns_exactly_as_the_whole_one_for_every_bundle
         assert messages(constraint_warnings(compiled, early)) == messages(constraint_warnings(compiled, whole))
         stopped += len(early) < len(whole)
     assert stopped > 30
+
+
+def test_a_seed_whose_draws_needed_both_fixes_for_one_trivial_answer_counts_once(compile_yaml):
+    # Seeds 0-5 of 50 each redrew zeros twice, once for each fix: 6 seeds (12 %) is over the share
+    # that warns, 3 would not be; counting names rather than seeds would say 12 of 50.
+    question = compile_yaml(PACK)["healthy"].question
+    names = Counter({trivial_clash("zeros", "tolerance"): 6, trivial_clash("zeros", "draw"): 6})
+    (warning,) = _redrawn(question, names, Counter({"zeros": 6}), 50)
+    assert "on a draw of 6 of 50 seeds" in warning.message and "tighten the tolerance" in warning.message
+    assert _redrawn(question, Counter({trivial_clash("zeros", "draw"): 3, trivial_clash("zeros", "tolerance"): 3}), Counter({"zeros": 3}), 50) == []

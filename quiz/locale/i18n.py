@@ -31,3 +31,12 @@ def tr(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: object) -> str:
     """The text for `key` in `lang`, falling back to English, then to the key itself."""
     text = catalogue(lang).get(key) or catalogue(DEFAULT_LANGUAGE).get(key) or key
     return text.format(**params) if params else text
+
+
+def tr_count(key: str, lang: str, count: int, /, **params: object) -> str:
+    """`tr` for a text about `count` things: `key_one` where the catalogue has it and count is 1
+    ("1 question", not "1 questions"), else `key`."""
+    one = f"{key}_one"
+    if count == 1 and (one in catalogue(lang) or one in catalogue(DEFAULT_LANGUAGE)):
+        return tr(one, lang, **params)
+    return tr(key, lang, **params)

@@ -14,7 +14,7 @@ from typing import Any
 
 from quiz.bank import Bank
 from quiz.format.model import Text
-from quiz.locale.i18n import tr
+from quiz.locale.i18n import tr, tr_count
 from quiz.mock.clock import clock_text
 from quiz.mock.report import AWAITING, MockReport, QuestionLine
 from quiz.mock.session import SPOKEN
@@ -76,8 +76,8 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
         # The figure is the bold part: Textual's Markdown drops the space after a closing `**`.
         f"{tr('mockreport.overall', lang)} **{_percent(scores.overall)}**",
         "",
-        tr(
-            "mockreport.counts", lang, questions=len(report.lines), no_answer=report.count("no_answer"),
+        tr_count(
+            "mockreport.counts", lang, len(report.lines), questions=len(report.lines), no_answer=report.count("no_answer"),
             not_reached=report.count("not_reached"), over_time=report.over_time, awaiting=report.count(AWAITING),
         ),
     ]  # fmt: skip

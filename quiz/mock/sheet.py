@@ -13,7 +13,7 @@ from __future__ import annotations
 from quiz.bank import Bank
 from quiz.base.numbers import format_array_inline
 from quiz.format.model import QuestionBase
-from quiz.locale.i18n import tr
+from quiz.locale.i18n import tr, tr_count
 from quiz.mock.clock import clock_text
 from quiz.mock.compose import MockPlan
 from quiz.models.questions import ExplainQuestion
@@ -49,7 +49,7 @@ def interviewer_sheet(bank: Bank, plan: MockPlan, lang: str) -> str:
     lines = [
         f"# {tr('mock.sheet_title', lang, key=plan.key)}",
         "",
-        tr("mock.sheet_summary", lang, minutes=f"{minutes:g}", count=len(variants), planned=clock_text(plan.planned_seconds)),
+        tr_count("mock.sheet_summary", lang, len(variants), minutes=f"{minutes:g}", count=len(variants), planned=clock_text(plan.planned_seconds)),
         "",
         tr("mock.sheet_rules", lang),
         "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import string
 
+import pytest
 from textual.app import App
 from textual.binding import Binding
 from textual.widgets import DataTable, Input, Markdown, RadioButton, RadioSet, Select
@@ -13,7 +14,7 @@ from textual.widgets import DataTable, Input, Markdown, RadioButton, RadioSet, S
 from fixture_bank import fixture_bank
 from pilot_waits import settle
 from quiz.bank import Selection
-from quiz.locale.i18n import LANGUAGES, catalogue
+from quiz.locale.i18n import LANGUAGES, catalogue, tr_count
 from quiz.ui.app import make_app
 from quiz.ui.translate import interface_text
 
@@ -101,3 +102,15 @@ def test_japanese_texts_use_full_width_punctuation_around_japanese():
     """「：」「（」「）」 next to Japanese, never the half-width ones (code and maths keep theirs)."""
     mixed = {key: text for key, text in catalogue("ja").items() if HALF_WIDTH_AROUND_JAPANESE.search(text)}
     assert not mixed, mixed
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_mock_of_one_question_says_one_question_in_the_sheet_and_the_report_counts(lang):
+    one = tr_count("mock.sheet_summary", lang, 1, minutes="5", count=1, planned="05:00")
+    many = tr_count("mock.sheet_summary", lang, 2, minutes="5", count=2, planned="05:00")
+    counts = tr_count("mockreport.counts", lang, 1, questions=1, no_answer=0, not_reached=0, over_time=0, awaiting=0)
+    if lang == "en":
+        assert "1 question ·" in one and "1 questions" not in one and "2 questions" in many
+        assert counts.startswith("1 question ·")
+    else:
+        assert "1 問" in one and "2 問" in many and counts.startswith("全 1 問")

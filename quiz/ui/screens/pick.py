@@ -22,7 +22,7 @@ from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quiz.bank import Bank, SelectionError
-from quiz.locale.i18n import tr
+from quiz.locale.i18n import tr, tr_count
 from quiz.ui.translate import TranslatedBindings, with_group_title
 
 
@@ -71,7 +71,7 @@ class PickScreen(TranslatedBindings, ModalScreen[str | None]):
 
     def _option(self, choice: Choice, width: int) -> Option:
         """The choice's label, then its question count in a column of its own."""
-        words = tr("ui.question_count_one", self.lang) if choice.count == 1 else tr("ui.question_count", self.lang, count=choice.count)
+        words = tr_count("ui.question_count", self.lang, choice.count, count=choice.count)
         padding = " " * (width - cell_len(choice.label) + 2)
         return Option(Content(choice.label + padding) + Content.styled(words, "dim"), id=choice.value, disabled=choice.count == 0)
 

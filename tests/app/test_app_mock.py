@@ -233,6 +233,24 @@ async def test_self_grades_set_the_spoken_answers_score_and_every_point_needs_on
     assert notes is None and score == pytest.approx((count - 1) / 3 / count)
 
 
+async def test_a_key_press_after_the_last_points_level_never_wraps_round_to_change_point_1():
+    clock = SetClock()
+    app = mock_app(plan_of("fx-explain"), clock, "en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await tick(pilot, clock, 90)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        grading = app.screen
+        count = len(grading.pickers)
+        await pilot.press(*(["3"] * count), "1", "down", "1")  # one level per point, then two keys too many
+        await settle(pilot)
+        assert [picker.level for picker in grading.query(LevelPicker)] == [2] * (count - 1) + [0]
+        assert app.focused is list(grading.query(LevelPicker))[-1]
+        await pilot.press(*(["up"] * (count + 2)), "2")  # up past the first point stays on it
+        assert [picker.level for picker in grading.query(LevelPicker)] == [1] + [2] * (count - 2) + [0]
+
+
 def crashed_mock(plan: MockPlan, clock: SetClock, answered: int) -> str:
     """A mock left running in the history file, as after kill -9: `answered` questions answered."""
     recorder = Recorder()

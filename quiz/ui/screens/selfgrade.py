@@ -38,8 +38,8 @@ class LevelPicker(Static, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", "mockapp.key_level_down", show=False),
         Binding("right", "step(1)", "mockapp.key_level_up", show=False),
-        Binding("up", "app.focus_previous", "mockapp.key_point_previous", show=False),
-        Binding("down", "app.focus_next", "mockapp.key_point_next", show=False),
+        Binding("up", "move(-1)", "mockapp.key_point_previous", show=False),
+        Binding("down", "move(1)", "mockapp.key_point_next", show=False),
         *(Binding(str(n + 1), f"pick({n})", "mockapp.key_level_pick", show=False) for n in range(len(LEVELS))),
     ]
 
@@ -74,7 +74,15 @@ class LevelPicker(Static, can_focus=True):
 
     def action_pick(self, level: int) -> None:
         self.level = level
-        self.screen.focus_next(LevelPicker)
+        self.action_move(1)
+
+    def action_move(self, by: int) -> None:
+        """Focus the point `by` places on, stopping at the first and the last: wrapping round would
+        let one key press too many change point 1's level unseen."""
+        pickers = list(self.screen.query(LevelPicker))
+        target = pickers.index(self) + by
+        if 0 <= target < len(pickers):
+            pickers[target].focus()
 
 
 class SelfGradeScreen(QuizScreen):

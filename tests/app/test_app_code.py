@@ -368,3 +368,29 @@ async def test_an_unreadable_draft_file_is_kept_aside_and_the_starter_shown():
         assert editor(app).text.startswith("import numpy as np")
         assert any("kept as fx-code-mask.unreadable-1.py" in n for n in heard.notices)
     assert (path.parent / "fx-code-mask.unreadable-1.py").read_bytes() == b"\xff\xfe"
+
+
+async def test_f7_is_not_the_editors_so_the_next_key_typed_does_not_replace_the_code():
+    """TextArea binds F7 to select all; with the screen's F7 idle the next key replaced the solution."""
+    app = start("fx-code-mask#2")
+    async with app.run_test(size=SIZE) as pilot:
+        await paste(pilot, solution("causal_mask", "reference"))
+        typed = editor(app).text
+        await pilot.press("f7", "x")
+        assert editor(app).text == typed + "x"  # typed at the cursor, the solution kept
+
+
+@pytest.mark.parametrize(
+    ("keys", "text"),
+    [
+        ([*"def f(x):", "enter", *"return x"], "def f(x):\n    return x"),
+        ([*"def f(x):  # doubles", "enter", *"return 2 * x"], "def f(x):  # doubles\n    return 2 * x"),
+        ([*"    y = x", "enter", *"return y"], "    y = x\n    return y"),
+    ],
+)
+async def test_enter_keeps_the_indentation_and_indents_after_a_colon(keys, text):
+    app = start("fx-code-mask#2")
+    async with app.run_test(size=SIZE) as pilot:
+        await paste(pilot, "")
+        await pilot.press(*keys)
+        assert editor(app).text == text

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Final
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import ScrollableContainer
@@ -61,23 +61,51 @@ def _keys(bindings: Iterable[Binding]) -> set[str]:
     return {key for b in bindings for key in b.key.split(",")}
 
 
-_EDITING = [b for b in TextArea.BINDINGS if isinstance(b, Binding) and b.key != "f6"]
+def _is_function_key(key: str) -> bool:
+    """Whether a key is F1 to F24, which the app and its screens keep for their own actions."""
+    return key[:1] == "f" and key[1:].isdigit()
+
+
+# TextArea's F6 (select line) and F7 (select all) are dropped: an F-key the screen leaves idle
+# would otherwise reach the editor, and F7's select-all let the next key typed replace the code.
+_EDITING = [b for b in TextArea.BINDINGS if isinstance(b, Binding) and not any(map(_is_function_key, _keys([b])))]
 # The scrolling keys TextArea inherits and does not redefine (Ctrl+PageUp/PageDown).
 _SCROLLING = [b for b in ScrollableContainer.BINDINGS if isinstance(b, Binding) and not _keys([b]) & _keys(_EDITING)]
+INDENT_STEP: Final = "    "
+"""What Enter adds after a line that opens a block (PEP 8's four spaces)."""
+
+
+def _opens_block(line: str) -> bool:
+    """Whether a line of Python ends with `:` once trailing spaces and a trailing comment go."""
+    # The whole line first, so a `#` inside a string (`if s == "#":`) does not hide its colon.
+    return line.rstrip().endswith(":") or line.split("#", 1)[0].rstrip().endswith(":")
 
 
 class CodeArea(TextArea, inherit_bindings=False):
-    """Textual's TextArea without its F6 (select line), which the screen's F6 (next question)
-    overrides anyway; declared, it would also put F6 first in the footer."""
+    """Textual's TextArea without its F-keys, so the app's win, and with Python's auto-indent on Enter."""
 
     BINDINGS: ClassVar[list[BindingType]] = [*_EDITING, *_SCROLLING]
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Enter keeps the line's indentation, one step deeper after a `:`, as Python needs."""
+        if event.key != "enter" or self.read_only:
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        self._restart_blink()
+        start, end = self.selection
+        first = min(start, end)
+        before = self.document[first[0]][: first[1]]  # the line up to the cursor: what is left above
+        indent = before[: len(before) - len(before.lstrip(" \t"))]
+        self._replace_via_keyboard("\n" + indent + (INDENT_STEP if _opens_block(before) else ""), start, end)
 
 
 class CodeEditorAnswer(AnswerWidget):
     """Write the function in an editor pane; Ctrl+S runs the checks, F9 opens your own editor."""
 
     HELP = "ui.help_answer_code"
-    # F9, as the screen takes F2 to F7 and the editor F7 (select all) while the screen's F7 is idle.
+    # F9, as the screen takes F2 to F8.
     BINDINGS: ClassVar[list[BindingType]] = [Binding("f9", "external_editor", "ui.key_editor")]
     _confinement_said: ClassVar[bool] = False  # that code runs without bubblewrap here: said once per app run
 

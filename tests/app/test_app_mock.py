@@ -171,7 +171,7 @@ async def test_a_question_over_its_budget_says_so_and_stays_open():
         await settle(pilot)
         await tick(pilot, clock, 49)  # 11 s of 60 left
         question = app.screen.query_one("#question-clock")
-        assert str(question.render()) == "Question 00:11 of 01:00 · 20 % of time left" and question.has_class("-warn")
+        assert str(question.render()) == "Question 00:11 left of 01:00 · under 20 % of its time" and question.has_class("-warn")
         await tick(pilot, clock, 26)
         assert str(question.render()) == "Question 01:00 + 00:15 · over time" and question.has_class("-over")
         await answer_number(pilot, "1.25")

@@ -41,15 +41,15 @@ def test_a_short_interview_warns_in_its_last_fifth():
     clock = SetClock()
     countdown = Countdown(clock.now, 15.0, clock)
     clock.now += 12.5
-    assert interview_clock_text(countdown, "en") == ("Interview 00:03 left · 20 % of time left", "-warn")
+    assert interview_clock_text(countdown, "en") == ("Interview 00:03 left · under 20 % of its time", "-warn")
 
 
 @pytest.mark.parametrize(
     ("elapsed", "en", "ja", "state"),
     [
-        (0, "Question 02:00 of 02:00", "この問題 残り 02:00／02:00", None),
-        (95, "Question 00:25 of 02:00", "この問題 残り 00:25／02:00", None),
-        (97, "Question 00:23 of 02:00 · 20 % of time left", "この問題 残り 00:23／02:00 · 持ち時間の残り 20 %", "-warn"),
+        (0, "Question 02:00 left of 02:00", "この問題 残り 02:00／02:00", None),
+        (95, "Question 00:25 left of 02:00", "この問題 残り 00:25／02:00", None),
+        (97, "Question 00:23 left of 02:00 · under 20 % of its time", "この問題 残り 00:23／02:00 · 持ち時間の 20 % を切りました", "-warn"),
         (135, "Question 02:00 + 00:15 · over time", "この問題 02:00 + 00:15 · 時間超過", "-over"),
     ],
 )

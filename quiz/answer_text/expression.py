@@ -172,6 +172,9 @@ class _Reader:
     def reject_leftover(self, item: Item) -> None:
         if isinstance(item, Group) and item.kind is Kind.OPEN_BRACKET:
             raise Rejected("parse.bracket_in_expression", item.column)
+        if isinstance(item, Token) and item.kind is Kind.NAME and item.text.lower() not in _CONSTANTS and item.text.lower() not in _FUNCTIONS:
+            # `0.17b`: a `*` would only lead to the next error; the name is what is wrong.
+            raise Rejected("parse.unknown_name", item.column, name=item.text)
         if isinstance(item, Group) or item.kind in (Kind.NUMBER, Kind.NAME, Kind.ROOT):
             suggestion = self.suggest(item)
             raise Rejected("parse.implicit_multiplication", item.column, suggestion=suggestion)

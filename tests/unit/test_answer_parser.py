@@ -379,6 +379,8 @@ INVALID = [
     ("sqrt", (), "parse.function_needs_parens", 1),
     ("sqrt 2", (), "parse.function_needs_parens", 1),
     ("2pi", (), "parse.implicit_multiplication", 2),
+    ("0.17b", (), "parse.unknown_name", 5),  # no `*` to suggest before a name that means nothing
+    ("2sqrt(4)", (), "parse.implicit_multiplication", 2),
     ("2π", (), "parse.implicit_multiplication", 2),
     ("(2)(3)", (), "parse.implicit_multiplication", 4),
     ("*2", (), "parse.expected_operand", 1),

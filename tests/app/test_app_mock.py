@@ -209,16 +209,21 @@ async def test_feedback_each_shows_the_result_then_f6_asks_the_next(lang):
         assert not screen.query("#feedback") and screen.variant.question.id == "fx-vector"
 
 
+async def to_self_grading(pilot, clock: SetClock) -> SelfGradeScreen:
+    """Answer a one-question mock's spoken question aloud (no notes) and reach its self-grading."""
+    await settle(pilot)
+    await tick(pilot, clock, 90)
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, SelfGradeScreen)
+    return pilot.app.screen
+
+
 async def test_self_grades_set_the_spoken_answers_score_and_every_point_needs_one():
     clock = SetClock()
     app = mock_app(plan_of("fx-explain"), clock, "ja")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await tick(pilot, clock, 90)
-        await pilot.press("ctrl+s")  # answered aloud, no notes
-        await settle(pilot)
-        grading = app.screen
-        assert isinstance(grading, SelfGradeScreen)
+        grading = await to_self_grading(pilot, clock)
         count = len(grading.pickers)
         await pilot.press("1", "ctrl+s")
         await settle(pilot)
@@ -237,11 +242,7 @@ async def test_a_key_press_after_the_last_points_level_never_wraps_round_to_chan
     clock = SetClock()
     app = mock_app(plan_of("fx-explain"), clock, "en")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await tick(pilot, clock, 90)
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        grading = app.screen
+        grading = await to_self_grading(pilot, clock)
         count = len(grading.pickers)
         await pilot.press(*(["3"] * count), "1", "down", "1")  # one level per point, then two keys too many
         await settle(pilot)

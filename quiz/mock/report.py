@@ -21,6 +21,8 @@ from quiz.history.mocks import SpokenRow, StoredMock, chain_depth
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord
 from quiz.mock.compose import drawn_variant
+from quiz.mock.options import MockOptionsError
+from quiz.mock.sitting import plan_from_json
 from quiz.session.pushback import pushback_case, pushback_for
 from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
@@ -187,8 +189,7 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
     order += [str(q["question"]) for q in stored.row.plan if q["question"] not in asked]
     order += [a.question for a in stored.attempts if a.question not in order]
     planned = {str(q["question"]): q for q in stored.row.plan}
-    last_asked = stored.asked[-1].question if stored.asked and stored.row.status == "finished" else None
-    length = _interview_seconds(stored)
+    by_clock = _handed_in_by_clock(stored)
     lines = []
     for position, question_id in enumerate(order, 1):
         row = asked.get(question_id)
@@ -212,8 +213,7 @@ def question_lines(bank: Bank, stored: StoredMock, *, detail: bool = True) -> tu
                 misconception=attempt.misconception if attempt is not None else None, misconception_label=label,
                 seconds=None if duration is None else duration / 1000, budget=budget, self_grades=_self_grades(variant, said),
                 depth=depths.get(question_id, 0), pushback=_pushback(variant, attempt, met),
-                by_clock=question_id == last_asked and row is not None and duration is not None and length is not None
-                and (attempt is None or attempt.verdict != "no_answer") and row.shown_s + duration / 1000 >= length - _MS,
+                by_clock=question_id == by_clock,
             )
         )  # fmt: skip
     return tuple(lines)
@@ -223,10 +223,22 @@ _MS = 0.001
 """Durations are stored to the millisecond: an answer this close to the deadline was handed in at it."""
 
 
-def _interview_seconds(stored: StoredMock) -> float | None:
-    """The sitting's length in seconds, from its stored options (None when they do not say)."""
-    minutes = stored.row.options.get("minutes") if isinstance(stored.row.options, Mapping) else None
-    return float(minutes) * 60 if isinstance(minutes, int | float) and not isinstance(minutes, bool) else None
+def _handed_in_by_clock(stored: StoredMock) -> str | None:
+    """The question whose answer the clock handed in: in a finished sitting, the last one asked,
+    answered (not left empty) when its time shown plus the time taken reaches the interview's length."""
+    if not stored.asked or stored.row.status != "finished":
+        return None
+    last = stored.asked[-1]
+    attempt = next((a for a in reversed(stored.attempts) if a.question == last.question), None)  # the last, as question_lines reads it
+    said = next((s for s in reversed(stored.spoken) if s.question == last.question), None)
+    duration = attempt.duration_ms if attempt is not None else said.duration_ms if said is not None else None
+    if duration is None or (attempt is not None and attempt.verdict == "no_answer"):
+        return None
+    try:
+        length = plan_from_json(stored.row).options.seconds  # read with the options' own rules
+    except MockOptionsError:
+        return None
+    return last.question if last.shown_s + duration / 1000 >= length - _MS else None
 
 
 def score_lines(lines: Sequence[QuestionLine]) -> Scores:

@@ -20,6 +20,8 @@ from quiz.format.marks import located
 from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
 
 ANSWER_NAME = "answer"
+EXPRESSION_RULES = ("multiple_of", "divisor_of", "distinct_from")
+"""The rules of a parameter written as expressions (which may read earlier parameters)."""
 TRACE_STEPS = ("scores", "scaled", "masked", "weights", "output")
 """The steps of an attention run that `worked:` can name (`run.weights`): the tensors the worked
 values show; `checks` rejects any other."""
@@ -31,6 +33,12 @@ class CompiledParam(Fieldwise):
     spec: Param
     bounds: tuple[Expression, ...]
     """The compiled `integer`/`decimal` bounds or `normal` shape (empty for choice and fault)."""
+    rules: tuple[tuple[str, Expression], ...] = ()
+    """The compiled expressions of its rules with their fields (`multiple_of`, `divisor_of`, `distinct_from`)."""
+
+    def rule(self, name: str) -> Expression | None:
+        """The compiled expression of rule `name`, or None when the parameter has no such rule."""
+        return next((e for r, e in self.rules if r == name), None)
 
 
 @record
@@ -125,7 +133,12 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
             c.declare(name, names, f"params.{name}", located(question, "params", name))
             raw = spec.integer or spec.decimal or spec.normal or ()
             bounds = [c.expression(e, names, f"params.{name}.{spec.kind}") for e in raw]
-            params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None)))
+            rules = tuple(
+                (rule, compiled)
+                for rule in EXPRESSION_RULES
+                if (expr := getattr(spec, rule)) is not None and (compiled := c.expression(expr, names, f"params.{name}.{rule}")) is not None
+            )
+            params.append(CompiledParam(name, spec, tuple(b for b in bounds if b is not None), rules))
             names.append(name)
         for name, expr in question.derived.items():
             c.declare(name, names, f"derived.{name}", expr.location)

@@ -219,6 +219,16 @@ class Tolerance(Fieldwise):
 
 
 PARAM_KINDS: Final = ("integer", "decimal", "normal", "choice", "fault")
+PARAM_RULES: Final = {
+    "weights": ("choice", "fault"),
+    "multiple_of": ("integer",),
+    "divisor_of": ("integer",),
+    "distinct_from": ("integer", "decimal", "choice"),
+    "distinct": ("normal",),
+}
+"""The rules a parameter may add to its kind, and the kinds each applies to."""
+MAX_DIVIDEND: Final = 10**9
+"""Largest magnitude of a `divisor_of` number: its divisors are found by trial division up to its square root."""
 
 
 @record(slots=True, kw_only=True)
@@ -259,11 +269,35 @@ class Param(Fieldwise):
     fault: tuple[str, ...] | None = field(
         default=None, metadata=doc("Engine faults to pick one from (their names), or [all].", minItems=1, choices="faults", referenced=True)
     )
+    weights: tuple[float, ...] | None = field(
+        default=None,
+        metadata=doc(
+            "With `choice` or `fault`: how often each value is drawn, relative to the others, one positive number per value "
+            "(default: all alike).",
+            minItems=1,
+        ),
+    )
+    multiple_of: Expr | None = field(
+        default=None, metadata=doc("With `integer`: draw only multiples of this whole number (`n_kv` makes `n_q % n_kv == 0` hold).")
+    )
+    divisor_of: Expr | None = field(
+        default=None, metadata=doc(f"With `integer`: draw only divisors of this whole number (at most {MAX_DIVIDEND:,}), as `n_kv` of `n_q`.")
+    )
+    distinct_from: Expr | None = field(
+        default=None,
+        metadata=doc("With `integer`, `decimal` or `choice`: a value or a list of values (earlier parameters, say) the draw must differ from."),
+    )
+    distinct: bool = field(default=False, metadata=doc("With `normal`: no two of the drawn numbers are equal once rounded (no ties)."))
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
     @property
     def kind(self) -> str:
         return next((k for k in PARAM_KINDS if getattr(self, k) is not None), "")
+
+    @property
+    def has_rules(self) -> bool:
+        """Whether a rule narrows or weights the draw; without one, a kind draws as it always has."""
+        return any(r is not None for r in (self.weights, self.multiple_of, self.divisor_of, self.distinct_from)) or self.distinct
 
     def check(self, where: Where, raw: YamlMap, report: Report) -> bool | None:
         given = [k for k in PARAM_KINDS if getattr(self, k) is not None]
@@ -272,7 +306,35 @@ class Param(Fieldwise):
             message = f"{where.field}: give exactly one of {', '.join(PARAM_KINDS)} (found {found})"
             error_at(where, raw, given[1] if len(given) > 1 else "", message, report)
             return False
-        return None  # limits on each field are checked as it is read (see `check_limits`)
+        ok = True
+        for rule, kinds in PARAM_RULES.items():
+            value = getattr(self, rule)
+            if value not in (None, False) and given[0] not in kinds:
+                message = f"{where.field}: {rule} applies to {' or '.join(kinds)} parameters, not to {given[0]}"
+                error_at(where, raw, rule, message, report)
+                ok = False
+        if self.weights is not None and ok:
+            ok = self._check_weights(where, raw, report)
+        return None if ok else False  # limits on each field are checked as it is read (see `check_limits`)
+
+    def _check_weights(self, where: Where, raw: YamlMap, report: Report) -> bool:
+        """One positive, finite weight per value (a value never drawn is one no learner meets: remove it)."""
+        assert self.weights is not None
+        values = self.choice if self.choice is not None else self.fault
+        assert values is not None
+        if values == ("all",):
+            error_at(where, raw, "weights", f"{where.field}: weights need the faults named one by one, not [all]", report)
+            return False
+        if len(self.weights) != len(values):
+            message = f"{where.field}: weights has {len(self.weights)} numbers for {len(values)} values; give one weight per value"
+            error_at(where, raw, "weights", message, report)
+            return False
+        bad = [w for w in self.weights if not (0 < w < math.inf)]
+        if bad:
+            message = f"{where.field}: each weight must be a positive number, got {bad[0]:g}; remove a value that should never be drawn"
+            error_at(where, raw, "weights", message, report)
+            return False
+        return True
 
     @classmethod
     def schema_extra(cls) -> dict[str, Any]:

@@ -20,8 +20,9 @@ from engine import Fault
 from quiz.expressions import Expression, ExpressionError
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.compile import ANSWER_NAME, CompiledParam, CompiledQuestion
-from quiz.format.model import Param
+from quiz.format.model import MAX_DIVIDEND, Param
 from quiz.types.base import read_trivial_clash
+from quiz.types.draw_rules import divisors_between, index_skipping, multiples_between, weighted_index
 from quiz.types.registry import type_of
 from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError, quoted
@@ -200,23 +201,20 @@ def _draw_one(
     shape = tuple(_whole(compiled, b, what) for b in bounds) if kind == "normal" else ()
     if any(n < 1 or n > MAX_DIMENSION for n in shape):
         raise _error(compiled, f"{what}: each dimension must be between 1 and {MAX_DIMENSION}, got {shape}", what)
-    try:  # counted before anything is drawn
-        budget.draw(math.prod(shape))
-    except BudgetExceeded as exc:
-        raise _error(compiled, f"{what}: {exc}", what, exc) from None
-    if kind == "choice":
-        assert spec.choice is not None  # the kind names the one field given
-        chosen = spec.choice[int(rng.integers(len(spec.choice)))].value
-        return chosen, _as_value(chosen)
-    if kind == "fault":
-        names = fault_names(spec)
-        name = names[int(rng.integers(len(names)))]
-        return name, name
+    _charge(compiled, budget, math.prod(shape), what)  # counted before anything is drawn
+    # Without rules each kind draws exactly as before rules existed: stored variants stay the same.
+    excluded = _excluded(compiled, param, values, budget)
+    if kind in ("choice", "fault"):
+        picked = _pick(compiled, param, rng, excluded)
+        return picked, _as_value(picked)
     if kind == "integer":
         low, high = (_whole(compiled, b, what) for b in bounds)
         if low > high:
             raise _error(compiled, f"{what}: min {low} is above max {high}", what)
-        whole = int(rng.integers(low, high + 1))
+        if not spec.has_rules:
+            whole = int(rng.integers(low, high + 1))
+            return whole, whole
+        whole = _ruled_integer(compiled, param, rng, low, high, excluded, values, budget)
         return whole, whole
     if kind == "decimal":
         start, stop = (float(_bound(compiled, b, what)) for b in bounds)
@@ -227,18 +225,124 @@ def _draw_one(
             raise _error(compiled, f"{what}: {grid} make more than {MAX_GRID_POINTS:,} values; use a larger step", what)
         steps = math.floor((stop - start) / spec.step + 1e-9)
         places = max(0, -math.floor(math.log10(spec.step) + 1e-9)) if spec.step < 1 else 0
-        number = round(start + int(rng.integers(steps + 1)) * spec.step, places)
+        # The grid points the excluded values fall on (none without the rule: the draw is as before).
+        on_grid = [round((float(x) - start) / spec.step) for x in excluded if _is_number(x)]
+        index = index_skipping(rng, steps + 1, [i for i in on_grid if round(start + i * spec.step, places) in excluded])
+        if index is None:
+            raise _error(compiled, f"{what}: every value from {start:g} to {stop:g} is among distinct_from's; widen the range", what)
+        number = round(start + index * spec.step, places)
         return number, number
-    # An overflow is reported below (`_evaluating` keeps numpy from warning about it).
-    drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
-    if not np.isfinite(drawn).all():
-        raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
-    drawn = drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
+    drawn = _normal(compiled, param, rng, shape, budget)
     if shape == ():
         number = float(drawn)
         return number, number
     drawn.setflags(write=False)  # the float64 array `_as_value` would make of the list
     return drawn.tolist(), drawn
+
+
+def _normal(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, shape: tuple[int, ...], budget: Budget) -> np.ndarray:
+    """Normal draws rounded to the parameter's decimals; with `distinct`, drawn again (each on
+    `budget`) until no two are equal."""
+    spec, what = param.spec, f"params.{param.name}"
+    for attempt in range(MAX_DRAWS):
+        if attempt:
+            _charge(compiled, budget, math.prod(shape), what)
+        # An overflow is reported below (`_evaluating` keeps numpy from warning about it).
+        drawn = np.round(rng.normal(spec.mean, spec.std, size=shape), spec.decimals)
+        if not np.isfinite(drawn).all():
+            raise _error(compiled, f"{what}: mean {spec.mean:g} and std {spec.std:g} draw numbers too large to represent", what)
+        if not spec.distinct or np.unique(drawn).size == drawn.size:
+            return drawn + 0.0  # turn -0.0 into 0.0 so prompts never show "-0"
+    raise _error(
+        compiled,
+        f"{what}: {drawn.size} numbers with {spec.decimals} decimals tied in each of {MAX_DRAWS} draws; give more decimals or a larger std",
+        what,
+    )
+
+
+def _charge(compiled: CompiledQuestion, budget: Budget, elements: int, what: str) -> None:
+    try:
+        budget.draw(elements)
+    except BudgetExceeded as exc:
+        raise _error(compiled, f"{what}: {exc}", what, exc) from None
+
+
+def _excluded(compiled: CompiledQuestion, param: CompiledParam, values: Mapping[str, Any], budget: Budget) -> list[Any]:
+    """The values `distinct_from` names (each element of an array), as plain numbers or texts."""
+    expression = param.rule("distinct_from")
+    if expression is None:
+        return []
+    what = f"params.{param.name}.distinct_from"
+    value = _evaluate(compiled, expression, values, what, budget)
+    if isinstance(value, str):
+        return [value]
+    array = np.asarray(value)
+    if array.dtype.kind not in "iuf":
+        raise _error(compiled, f"{what}: expected a number, a text or a list of numbers, got {quoted(value)}", what)
+    return [x + 0.0 if isinstance(x, float) else x for x in array.ravel().tolist()]
+
+
+def _pick(compiled: CompiledQuestion, param: CompiledParam, rng: np.random.Generator, excluded: list[Any]) -> Any:
+    """A `choice` value or a `fault` name, by weight and apart from the excluded values when the rules say so."""
+    spec, what = param.spec, f"params.{param.name}"
+    options = [c.value for c in spec.choice] if spec.choice is not None else fault_names(spec)
+    if not spec.has_rules:
+        return options[int(rng.integers(len(options)))]
+    allowed = [not _among(option, excluded) for option in options]
+    index = weighted_index(rng, spec.weights or [1.0] * len(options), allowed)
+    if index is None:
+        raise _error(compiled, f"{what}: every choice is among distinct_from's values; add choices", what)
+    return options[index]
+
+
+def _among(option: Any, excluded: list[Any]) -> bool:
+    """Whether a choice equals one of the excluded values (a number never equals a text, nor True 1)."""
+    if isinstance(option, str):
+        return any(isinstance(x, str) and option == x for x in excluded)
+    return _is_number(option) and any(_is_number(x) and option == x for x in excluded)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _ruled_integer(
+    compiled: CompiledQuestion,
+    param: CompiledParam,
+    rng: np.random.Generator,
+    low: int,
+    high: int,
+    excluded: list[Any],
+    values: Mapping[str, Any],
+    budget: Budget,
+) -> int:
+    """A whole number in [low, high] that the parameter's rules allow: a multiple, a divisor, distinct."""
+    what = f"params.{param.name}"
+    step, dividend = 1, None
+    if (expression := param.rule("multiple_of")) is not None:
+        step = abs(_whole(compiled, _evaluate(compiled, expression, values, f"{what}.multiple_of", budget), f"{what}.multiple_of"))
+        if step == 0:
+            raise _error(compiled, f"{what}.multiple_of: 0 has no multiples but 0; use a whole number other than 0", f"{what}.multiple_of")
+    if (expression := param.rule("divisor_of")) is not None:
+        dividend = _whole(compiled, _evaluate(compiled, expression, values, f"{what}.divisor_of", budget), f"{what}.divisor_of")
+        if not 0 < abs(dividend) <= MAX_DIVIDEND:
+            message = f"{what}.divisor_of: the number must be a whole number other than 0 within ±{MAX_DIVIDEND:,}, got {dividend}"
+            raise _error(compiled, message, f"{what}.divisor_of")
+    avoided = {int(x) for x in excluded if _is_number(x) and float(x).is_integer()}
+    if dividend is not None:
+        candidates = [d for d in divisors_between(dividend, low, high) if d % step == 0 and d not in avoided]
+        index = int(rng.integers(len(candidates))) if candidates else None
+        chosen = candidates[index] if index is not None else None
+    else:
+        first, count = multiples_between(low, high, step)
+        index = index_skipping(rng, count, [(x - first) // step for x in avoided if (x - first) % step == 0])
+        chosen = first + index * step if index is not None else None
+    if chosen is None:
+        rules = [f"a multiple of {step}" if step > 1 else "", f"a divisor of {dividend}" if dividend is not None else ""]
+        rules.append(f"different from {', '.join(str(x) for x in sorted(avoided))}" if avoided else "")
+        said = " and ".join(r for r in rules if r)
+        raise _error(compiled, f"{what}: no whole number from {low} to {high} is {said}; widen the range or relax the rule", what)
+    return chosen
 
 
 def fault_names(spec: Param) -> list[str]:

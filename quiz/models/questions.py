@@ -246,8 +246,12 @@ class TrueFalseQuestion(QuestionBase):
 
 
 @record(kw_only=True)
-class ExplainQuestion(QuestionBase):
-    """Answer aloud or in writing, then tick the rubric points the model answer shows you made."""
+class ExplainQuestion(Parametric, QuestionBase):
+    """Answer aloud or in writing, then tick the rubric points the model answer shows you made.
+
+    It may draw numbers like any other question ("why do these {{ n }} scores saturate?"): the
+    prompt, model answer and rubric are templates over the draw.
+    """
 
     type: Literal["explain"] = "explain"
     model_answer: Text = field(metadata=doc("A model answer, shown after the learner answers."))

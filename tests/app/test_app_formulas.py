@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from rich.console import Console
-from textual.widgets import OptionList, Static
 
 from fixture_bank import fixture_bank
 from pilot_waits import settle
@@ -21,28 +19,10 @@ from quiz.format.compile import texts_of
 from quiz.render.mathtext import latex_to_unicode
 from quiz.ui.answer_widgets.explain import ExplainAnswer
 from quiz.ui.app import make_app
-from quiz.ui.widgets.explanation import PlainExplanation
+from screen_text import screen_text
 
 FORMULA = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
 BANK = fixture_bank()
-
-
-def screen_text(screen) -> str:
-    """All text on the screen's widgets, whitespace removed (wrapping may split a formula)."""
-    parts = [widget.plain if isinstance(widget, PlainExplanation) else str(widget.render()) for widget in screen.query(Static)]
-    for options in screen.query(OptionList):
-        parts += [plain(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-    return "".join("".join(parts).split())
-
-
-def plain(prompt: object) -> str:
-    """An option's prompt as text: a string, or a renderable (a lettered option is a grid)."""
-    if isinstance(prompt, str):
-        return prompt
-    console = Console(width=400, color_system=None)
-    with console.capture() as captured:
-        console.print(prompt)
-    return captured.get()
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -1,0 +1,50 @@
+"""An explain question that draws numbers (issue 32): the candidate reads the drawn case, the model
+answer and the rubric points carry its numbers, and history keeps the variant to rebuild it."""
+
+from __future__ import annotations
+
+import math
+
+from pilot_waits import settle
+from places import ROOT
+from quiz.bank import Selection, load_bank
+from quiz.types.draw import rebuild_variant
+from quiz.ui.app import make_app
+from screen_text import screen_text
+
+QUESTION = "explain-drawn-saturation"
+
+
+def docs_bank(tmp_path):
+    """The docs' example of a drawn explain question, loaded as a pack of its own."""
+    text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    start = text.index(f"id: {QUESTION}")
+    path = tmp_path / "drawn.yaml"
+    path.write_text(text[start : text.index("```", start)], encoding="utf-8")
+    return load_bank([path])
+
+
+async def test_a_drawn_explain_question_shows_its_numbers_in_prompt_model_answer_and_rubric(tmp_path):
+    bank = docs_bank(tmp_path)
+    attempts: list = []
+    shown: set[int] = set()
+    for seed in (1, 2, 3, 4):
+        app = make_app(start=Selection(key=f"{QUESTION}#{seed}"), seed=7, bank=bank, on_attempt=attempts.append)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot)
+            d_k = app.screen.session.variant.inputs["d_k"]
+            shown.add(d_k)
+            formula = f"√{d_k}={math.sqrt(d_k):.4g}"  # as the screen shows it, spaces removed
+            assert f"dₖ={d_k}and" in screen_text(app.screen)
+            await pilot.press("ctrl+s", "f4")
+            await settle(pilot)
+            text = screen_text(app.screen)
+            assert text.count(formula) >= 2, text  # the model answer and the first rubric point
+            assert "{{" not in text
+            await pilot.press("a", "enter")
+            await settle(pilot)
+        record = attempts[-1]
+        assert (record.key, record.score) == (f"{QUESTION}#{seed}", 0.5)
+        rebuilt = rebuild_variant(bank.compiled(QUESTION), seed, record.inputs)  # as history and reviews do
+        assert f"\\sqrt{{ {d_k} }} = {math.sqrt(d_k):.4g}$" in rebuilt.text(rebuilt.question.rubric[0], "en")
+    assert len(shown) > 1  # the seeds draw different cases

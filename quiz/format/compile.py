@@ -17,7 +17,7 @@ from quiz.base.fieldwise import Fieldwise, record
 from quiz.expressions import ALLOWED_NAMES, Expression, ExpressionError, Template, compile_expression, compile_template
 from quiz.format.diagnostics import Location, Report
 from quiz.format.marks import located
-from quiz.format.model import Expr, Misconception, Param, Parametric, QuestionBase, Text
+from quiz.format.model import Accepted, Expr, Misconception, Param, Parametric, QuestionBase, Text
 
 ANSWER_NAME = "answer"
 EXPRESSION_RULES = ("multiple_of", "divisor_of", "distinct_from")
@@ -51,6 +51,8 @@ class CompiledQuestion(Fieldwise):
     constraints: tuple[Expression, ...] = ()
     answer: Expression | None = None
     misconceptions: tuple[tuple[Misconception, Expression], ...] = ()
+    accepted: tuple[tuple[Accepted, Expression], ...] = ()
+    """The other accepted conventions with their answers compiled (numeric questions' `also_accepted`)."""
     templates: dict[str, Template] | None = None
     """Every text of the question (each language) by its source string."""
     texts: tuple[tuple[str, Text], ...] = ()
@@ -158,6 +160,11 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         compiled = c.expression(m.answer, names, f"misconceptions.{m.name}.answer")
         if compiled is not None:
             misconceptions.append((m, compiled))
+    accepted: list[tuple[Accepted, Expression]] = []
+    for a in getattr(question, "also_accepted", ()):
+        compiled = c.expression(a.answer, names, f"also_accepted.{a.name}.answer")
+        if compiled is not None:
+            accepted.append((a, compiled))
     # An evidence question's figures see what its answer sees, but not the answer itself.
     figures = [
         (f.id, compiled) for f in getattr(question, "figures", ()) if (compiled := c.expression(f.value, names, f"figures.{f.id}.value")) is not None
@@ -183,6 +190,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         tuple(constraints),
         answer,
         tuple(misconceptions),
+        tuple(accepted),
         templates,
         texts,
         _read_by(constraints, derived),

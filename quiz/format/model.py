@@ -359,6 +359,21 @@ class Misconception(Fieldwise):
 
 
 @record(slots=True, kw_only=True)
+class Accepted(Fieldwise):
+    """Another convention whose answer is also right (multiply-adds beside 2mnk FLOPs), with its label."""
+
+    yaml_label: ClassVar[str] = "accepted convention"
+    name: str = field(metadata=doc("A short id such as multiply_adds or half_split.", pattern=ID_PATTERN.pattern))
+    label: Text = field(metadata=doc("The convention in a few words, as learners read it (\"counted as multiply-adds, mnk\")."))
+    answer: Expr = field(metadata=doc("The right answer in this convention."))
+    marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
+
+    def check(self, where: Where, raw: YamlMap, report: Report) -> None:
+        if not ID_PATTERN.fullmatch(self.name):
+            error_at(where, raw, "name", f"accepted convention name '{self.name}' must be lower-case letters, digits, - or _", report)
+
+
+@record(slots=True, kw_only=True)
 class Option(Fieldwise):
     """One option of a `choice` or `multi` question."""
 

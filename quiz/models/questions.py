@@ -21,6 +21,7 @@ from quiz.format.marks import Marks, Where
 from quiz.format.model import (
     ID_PATTERN,
     INTERNAL,
+    Accepted,
     Expr,
     Misconception,
     Option,
@@ -46,6 +47,17 @@ class NumericQuestion(Parametric, QuestionBase):
     answer: Expr = field(metadata=doc("The correct answer: an expression the engine evaluates, or a literal."))
     tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
     misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
+    convention: Text | None = field(
+        default=None,
+        metadata=doc("The convention `answer` is in, as learners read it (\"FLOPs as 2mnk\"); needed with `also_accepted`."),
+    )
+    also_accepted: tuple[Accepted, ...] = field(
+        default=(),
+        metadata=doc(
+            "Other conventions whose answers are right too, each with a name, a label and its answer "
+            "(when the prompt allows either: interleaved or half-split RoPE pairs, FLOPs or multiply-adds)."
+        ),
+    )
 
 
 @record(kw_only=True)

@@ -116,6 +116,10 @@ class QuestionType(ABC, Generic[Q]):
         """
         return None, {}
 
+    def accepted(self, compiled: CompiledQuestion, evaluate: Evaluate) -> dict[str, Any]:
+        """Each other accepted convention's answer for the variant, by name (none by default)."""
+        return {}
+
     @abstractmethod
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         """The response `text` gives (as typed on the command line), or an Invalid saying why not."""

@@ -407,9 +407,13 @@ def _complete(compiled: CompiledQuestion, screened: dict[str, Any], budget: Budg
 
 
 def _finish(compiled: CompiledQuestion, seed: int, inputs: dict[str, Any], values: dict[str, Any], budget: Budget) -> Variant:
-    answer, misconceptions = type_of(compiled.question).key(
-        compiled, lambda expression, what: _evaluate(compiled, expression, values, what, budget)
-    )
+    kind = type_of(compiled.question)
+
+    def evaluate(expression: Expression, what: str) -> Any:
+        return _evaluate(compiled, expression, values, what, budget)
+
+    answer, misconceptions = kind.key(compiled, evaluate)
+    accepted = kind.accepted(compiled, evaluate)
     if answer is not None:
         values = {**values, ANSWER_NAME: answer}
-    return Variant(compiled, seed, inputs, values, answer, misconceptions, budget)
+    return Variant(compiled, seed, inputs, values, answer, misconceptions, accepted, budget)

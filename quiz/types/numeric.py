@@ -114,6 +114,13 @@ class NumericType(QuestionType[NumericQuestion]):
             misconceptions[misconception.name] = self._checked(compiled, evaluate(expression, what), what)
         return answer, misconceptions
 
+    def accepted(self, compiled: CompiledQuestion, evaluate: Evaluate) -> dict[str, Any]:
+        found = {}
+        for accepted, expression in compiled.accepted:
+            what = f"also_accepted.{accepted.name}"
+            found[accepted.name] = self._checked(compiled, evaluate(expression, what), what)
+        return found
+
     def _checked(self, compiled: CompiledQuestion, value: Any, what: str) -> float | np.ndarray:
         question = compiled.question
         where = question.source
@@ -145,6 +152,11 @@ class NumericType(QuestionType[NumericQuestion]):
         element_marks = marks if marks.ndim else None
         if marks.all():
             return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
+        for accepted in question.also_accepted:
+            other = within(response, variant.accepted[accepted.name], question.tolerance)
+            if other.all():
+                marks_other = other if other.ndim else None
+                return finish(question, 1.0, hints_used, marks=marks_other, answer=variant.answer, details={"convention": accepted.name})
         for misconception in question.misconceptions:
             if within(response, variant.misconceptions[misconception.name], question.tolerance).all():
                 return finish(
@@ -164,7 +176,16 @@ class NumericType(QuestionType[NumericQuestion]):
         return variant.answer
 
     def answer_text(self, variant: Variant, lang: str) -> str:
-        return format_array_inline(variant.answer, SHOWN_DIGITS)
+        """The key as shown; beside it, with their labels, the other conventions also accepted."""
+        shown = format_array_inline(variant.answer, SHOWN_DIGITS)
+        question = self.question_of(variant)
+        if not question.also_accepted:
+            return shown
+        others = [
+            tr("grade.also_accepted", lang, answer=format_array_inline(variant.accepted[a.name], SHOWN_DIGITS), label=variant.text(a.label, lang))
+            for a in question.also_accepted
+        ]
+        return "; ".join([tr("grade.in_convention", lang, answer=shown, label=variant.text(question.convention, lang)), *others])
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
         return variant.answer
@@ -179,7 +200,12 @@ class NumericType(QuestionType[NumericQuestion]):
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         question = self.question_of(variant)
         tolerance, rule = question.tolerance, tolerance_rule(question, lang)
-        return {"tolerance": {"rtol": tolerance.effective_rtol, "atol": tolerance.effective_atol, "rule": rule}}
+        extra: dict[str, Any] = {"tolerance": {"rtol": tolerance.effective_rtol, "atol": tolerance.effective_atol, "rule": rule}}
+        if question.also_accepted:
+            extra["also_accepted"] = [
+                {"name": a.name, "label": variant.text(a.label, lang), "answer": json_ready(variant.accepted[a.name])} for a in question.also_accepted
+            ]
+        return extra
 
     def rule(self, variant: Variant, lang: str) -> str | None:
         return tolerance_rule(self.question_of(variant), lang)
@@ -210,6 +236,7 @@ class NumericType(QuestionType[NumericQuestion]):
         found = []
         key = np.asarray(variant.answer, dtype=np.float64)
         named = []
+        right = [np.asarray(v, dtype=np.float64) for v in variant.accepted.values()]
         for misconception in self.question_of(variant).misconceptions:
             value = np.asarray(variant.misconceptions[misconception.name], dtype=np.float64)
             if value.shape != key.shape or not np.isfinite(value).all():
@@ -221,16 +248,19 @@ class NumericType(QuestionType[NumericQuestion]):
                     found.append(misconception.name)
                     break
         if np.isfinite(key).all():
-            found += self._trivial_clashes(variant, key, named)
+            found += self._trivial_clashes(variant, key, named, right)
         return found
 
-    def _trivial_clashes(self, variant: Variant, key: np.ndarray, named: list[np.ndarray]) -> list[str]:
+    def _trivial_clashes(self, variant: Variant, key: np.ndarray, named: list[np.ndarray], right: list[np.ndarray]) -> list[str]:
         """The trivial answers (see `trivial_answers`) that grade as correct without being the key
-        itself, and that no named mistake gives (its own clash covers those), each with its fix."""
+        itself or another accepted convention's answer (half the key may be the multiply-adds), and
+        that no named mistake gives (its own clash covers those), each with its fix."""
         tolerance = self.question_of(variant).tolerance
         found = []
         for what, value in trivial_answers(variant, key):
-            if np.allclose(value, key, rtol=1e-9, atol=1e-12) or (named and _overlapping(value, named, tolerance)):
+            if any(np.allclose(value, r, rtol=1e-9, atol=1e-12) for r in (key, *right) if r.shape == value.shape):
+                continue
+            if named and _overlapping(value, named, tolerance):
                 continue
             if self.grade(variant, float(value) if value.ndim == 0 else value).verdict is Verdict.CORRECT:
                 found.append(trivial_clash(what, "draw" if within(value, key, Tolerance()).all() else "tolerance"))
@@ -252,6 +282,17 @@ class NumericType(QuestionType[NumericQuestion]):
         for sign, side in ((1, "above"), (-1, "below")):
             if self.grade(variant, key + sign * OUTSIDE * error).verdict is Verdict.CORRECT:
                 yield Problem(_tolerance_at(question), f"an answer 1.1× the tolerance {side} the key still grades as correct")
+        right = [("answer", key)]  # the right answers a misconception must stay apart from
+        for accepted in question.also_accepted:
+            at = accepted.marks.start if accepted.marks else accepted.answer.location
+            value = np.asarray(variant.accepted[accepted.name], dtype=np.float64)
+            if value.shape != key.shape:
+                shapes = f"{accepted.name} {value.shape}, answer {key.shape}"
+                yield Problem(at, f"accepted convention {accepted.name} does not have the answer's shape", shapes)
+            elif not np.isfinite(value).all():
+                yield Problem(at, f"accepted convention {accepted.name} is not finite", f"{accepted.name} {_figures(value)}")
+            else:
+                right.append((f"accepted convention {accepted.name}", value))
         seen: dict[str, np.ndarray] = {}
         for misconception in question.misconceptions:
             name = misconception.name
@@ -265,17 +306,18 @@ class NumericType(QuestionType[NumericQuestion]):
                 continue
             # One problem per misconception, whatever it meets on each seed, so a pair of
             # look-alikes does not also report each one's clash with the key.
-            alike = [("answer", key), *seen.items()]
+            alike = [*right, *seen.items()]
             met = [alike[i] for i in _overlapping(value, [other_value for _, other_value in alike], question.tolerance)]
             if met:
                 figures = ", ".join(f"{n} {_figures(v)}" for n, v in [(name, value), *met])
-                what = f"misconception {name} is within tolerance of the answer or of another misconception"
+                also = ", an accepted convention" if question.also_accepted else ""
+                what = f"misconception {name} is within tolerance of the answer{also} or of another misconception"
                 yield Problem(at, what, figures, "add a constraint that separates them")
             seen[name] = value
 
     def _check_as_shown(self, variant: Variant, question: NumericQuestion) -> Iterator[Problem]:
         """The key as learners see it (rounded as `answer_text` shows it) must grade as correct."""
-        shown = self.answer_text(variant, "en")
+        shown = format_array_inline(variant.answer, SHOWN_DIGITS)
         response = self.read(variant, shown)
         if isinstance(response, Invalid):
             yield Problem(_answer_at(question), "the answer as shown cannot be read back as an answer", f"shown {shown}: {response.message('en')}")

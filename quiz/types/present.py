@@ -34,6 +34,10 @@ def feedback_parts(variant: Variant, result: Result, response: Any, lang: str) -
     if result.misconception:
         label = markdown_to_plain(variant.text(result.label, lang)).strip() if result.label else None
         parts.append(("misconception", tr("grade.misconception", lang, label=label) if label else tr("grade.misconception_unnamed", lang)))
+    convention = result.details.get("convention")
+    if convention is not None:
+        accepted = next(a for a in getattr(variant.question, "also_accepted", ()) if a.name == convention)
+        parts.append(("convention", tr("grade.convention", lang, label=markdown_to_plain(variant.text(accepted.label, lang)).strip())))
     if result.details.get("close"):
         parts.append(("close", tr("grade.close", lang)))
     parts.extend(("feedback", markdown_to_plain(variant.text(f, lang))) for f in result.feedback)

@@ -49,6 +49,14 @@ def check_numeric(question: NumericQuestion, where: Where, raw: YamlMap, report:
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         error_at(where, raw, "misconceptions", f"misconception names must be unique: {', '.join(duplicates)}", report)
+    accepted = [a.name for a in question.also_accepted]
+    twice = sorted({n for n in accepted if accepted.count(n) > 1 or n in names})
+    if twice:
+        message = f"accepted convention names must be unique and differ from the misconceptions': {', '.join(twice)}"
+        error_at(where, raw, "also_accepted", message, report)
+    if accepted and question.convention is None:
+        message = "also_accepted needs `convention`: the label of the answer's own convention, so learners read which one each is"
+        error_at(where, raw, "also_accepted", message, report)
 
 
 def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], shuffled: bool) -> None:

@@ -68,6 +68,8 @@ class Variant(Fieldwise):
     """The answer key: a float or float64 array (numeric), an option id (choice)."""
     misconceptions: dict[str, Any] = field(default_factory=dict, repr=False)
     """Each misconception's value for this variant, by name."""
+    accepted: dict[str, Any] = field(default_factory=dict, repr=False)
+    """Each other accepted convention's answer for this variant, by name (`also_accepted`)."""
     budget: Budget = field(default_factory=Budget, repr=False, compare=False)
     """What the variant may still spend: filling in its texts draws on what drawing left."""
     redrawn: tuple[str, ...] = field(default=(), repr=False, compare=False)

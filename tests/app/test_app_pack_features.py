@@ -1,5 +1,5 @@
-"""An explain question that draws numbers (issue 32): the candidate reads the drawn case, the model
-answer and the rubric points carry its numbers, and history keeps the variant to rebuild it."""
+"""What packs can say since issue 32, as the candidate meets it in the app: an explain question
+that draws numbers, and an answer right in another convention, labelled as such."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from screen_text import screen_text
 QUESTION = "explain-drawn-saturation"
 
 
-def docs_bank(tmp_path):
-    """The docs' example of a drawn explain question, loaded as a pack of its own."""
+def docs_bank(tmp_path, question: str = QUESTION):
+    """The docs' example of `question`, loaded as a pack of its own."""
     text = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
-    start = text.index(f"id: {QUESTION}")
-    path = tmp_path / "drawn.yaml"
+    start = text.index(f"id: {question}")
+    path = tmp_path / f"{question}.yaml"
     path.write_text(text[start : text.index("```", start)], encoding="utf-8")
     return load_bank([path])
 
@@ -48,3 +48,19 @@ async def test_a_drawn_explain_question_shows_its_numbers_in_prompt_model_answer
         rebuilt = rebuild_variant(bank.compiled(QUESTION), seed, record.inputs)  # as history and reviews do
         assert f"\\sqrt{{ {d_k} }} = {math.sqrt(d_k):.4g}$" in rebuilt.text(rebuilt.question.rubric[0], "en")
     assert len(shown) > 1  # the seeds draw different cases
+
+
+async def test_an_answer_in_another_convention_is_right_and_the_screen_says_which(tmp_path):
+    bank = docs_bank(tmp_path, "qk-product-cost")
+    app = make_app(start=Selection(key="qk-product-cost#2"), seed=7, bank=bank)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        inputs = app.screen.session.variant.inputs
+        field = app.screen.query_one("#answer-input")
+        field.value = str(inputs["L"] * inputs["S"] * inputs["d_k"])  # multiply-adds, not FLOPs
+        await pilot.press("enter")
+        await settle(pilot)
+        text = screen_text(app.screen)
+        assert "Correct·Score1.00" in text
+        assert "Right,inanotherconvention:countedasmultiply-adds,mnk." in text
+        assert "(FLOPs,2mnk);alsoright:" in text

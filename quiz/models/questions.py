@@ -47,6 +47,13 @@ class NumericQuestion(Parametric, QuestionBase):
     answer: Expr = field(metadata=doc("The correct answer: an expression the engine evaluates, or a literal."))
     tolerance: Tolerance = field(default_factory=Tolerance, metadata=doc("How close an answer must be."))
     misconceptions: tuple[Misconception, ...] = field(default=(), metadata=doc("Named wrong answers with feedback."))
+    unit: str | None = field(
+        default=None,
+        metadata=doc(
+            "The unit the answer is in (B, MiB, GB, s, ms, FLOPs, TFLOPs, ...), for a number question: learners may answer "
+            "in any unit of the same kind (1.5 GiB, 3.2e9 bytes, 12 ms), converted before grading."
+        ),
+    )
     convention: Text | None = field(
         default=None,
         metadata=doc("The convention `answer` is in, as learners read it (\"FLOPs as 2mnk\"); needed with `also_accepted`."),

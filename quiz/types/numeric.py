@@ -81,6 +81,11 @@ def _rounds_to(k: float, g: float) -> bool:
     return abs(k - g) <= 0.5 * unit * (1 + 1e-9)
 
 
+def with_unit(shown: str, question: NumericQuestion) -> str:
+    """A value as shown, with the question's unit after it when it declares one."""
+    return shown if question.unit is None else f"{shown} {question.unit}"
+
+
 def marked_answer(response: Any, marks: np.ndarray) -> str:
     """The learner's vector or matrix with ✓ or ✗ after each element."""
     values = np.asarray(response, dtype=np.float64)
@@ -141,9 +146,9 @@ class NumericType(QuestionType[NumericQuestion]):
     def read(self, variant: Variant, text: str) -> Any | Invalid:
         # The parser reads the raw text itself: its own normalising keeps columns exact and never
         # lets NFKC turn `3²` into 32. Imported here: a start shows a question before reading an answer.
-        from quiz.answer_text import parse_answer
+        from quiz.answer_text.units import parse_in_unit
 
-        parsed = parse_answer(text, np.shape(variant.answer))
+        parsed = parse_in_unit(text, np.shape(variant.answer), self.question_of(variant).unit)
         return parsed if isinstance(parsed, Invalid) else parsed.value
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
@@ -177,22 +182,32 @@ class NumericType(QuestionType[NumericQuestion]):
 
     def answer_text(self, variant: Variant, lang: str) -> str:
         """The key as shown; beside it, with their labels, the other conventions also accepted."""
-        shown = format_array_inline(variant.answer, SHOWN_DIGITS)
         question = self.question_of(variant)
+
+        def shown(value: Any) -> str:
+            return with_unit(format_array_inline(value, SHOWN_DIGITS), question)
+
         if not question.also_accepted:
-            return shown
+            return shown(variant.answer)
         others = [
-            tr("grade.also_accepted", lang, answer=format_array_inline(variant.accepted[a.name], SHOWN_DIGITS), label=variant.text(a.label, lang))
-            for a in question.also_accepted
+            tr("grade.also_accepted", lang, answer=shown(variant.accepted[a.name]), label=variant.text(a.label, lang)) for a in question.also_accepted
         ]
-        return "; ".join([tr("grade.in_convention", lang, answer=shown, label=variant.text(question.convention, lang)), *others])
+        return "; ".join([tr("grade.in_convention", lang, answer=shown(variant.answer), label=variant.text(question.convention, lang)), *others])
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
         return variant.answer
 
     def how_to_answer(self, variant: Variant, lang: str) -> list[str]:
+        question = self.question_of(variant)
         what = describe_shape(np.shape(variant.answer), lang)
-        return [tr("show.answer_with", lang, what=what), tolerance_rule(self.question_of(variant), lang)]
+        lines = [tr("show.answer_with", lang, what=what)]
+        if question.unit is not None:
+            from quiz.answer_text.units import examples, unit_named
+
+            declared = unit_named(question.unit)
+            assert declared is not None  # the question's rules refuse an unknown unit
+            lines.append(tr("show.answer_unit", lang, unit=declared.symbol, examples=examples(declared)))
+        return [*lines, tolerance_rule(question, lang)]
 
     def response_text(self, variant: Variant, response: Any) -> str:
         return _exact_text(np.asarray(response, dtype=np.float64))

@@ -54,9 +54,24 @@ def check_numeric(question: NumericQuestion, where: Where, raw: YamlMap, report:
     if twice:
         message = f"accepted convention names must be unique and differ from the misconceptions': {', '.join(twice)}"
         error_at(where, raw, "also_accepted", message, report)
+    if question.unit is not None:
+        _check_unit(question, where, raw, report)
     if accepted and question.convention is None:
         message = "also_accepted needs `convention`: the label of the answer's own convention, so learners read which one each is"
         error_at(where, raw, "also_accepted", message, report)
+
+
+def _check_unit(question: NumericQuestion, where: Where, raw: YamlMap, report: Report) -> None:
+    """A unit only on a number question, and one the answer reader knows."""
+    from quiz.answer_text.units import UNITS
+
+    assert question.unit is not None
+    if question.type != "number":
+        error_at(where, raw, "unit", f"unit applies to number questions, not to {question.type}", report)
+    elif question.unit not in UNITS:
+        known = sorted({u.symbol for u in UNITS.values()})
+        message = f"unknown unit '{question.unit}'{did_you_mean(question.unit, known)}; known: {', '.join(known)}"
+        error_at(where, raw, "unit", message, report)
 
 
 def check_options(where: Where, raw: YamlMap, report: Report, options: tuple[Option, ...], shuffled: bool) -> None:

@@ -1,5 +1,6 @@
 """What packs can say since issue 32, as the candidate meets it in the app: an explain question
-that draws numbers, and an answer right in another convention, labelled as such."""
+that draws numbers, an answer right in another convention, labelled as such, and an answer in
+another unit, converted as it is typed."""
 
 from __future__ import annotations
 
@@ -64,3 +65,23 @@ async def test_an_answer_in_another_convention_is_right_and_the_screen_says_whic
         assert "Correct·Score1.00" in text
         assert "Right,inanotherconvention:countedasmultiply-adds,mnk." in text
         assert "(FLOPs,2mnk);alsoright:" in text
+
+
+async def test_an_answer_in_another_unit_is_read_as_converted_and_graded(tmp_path):
+    bank = docs_bank(tmp_path, "gqa-cache-size")
+    app = make_app(start=Selection(key="gqa-cache-size#3"), seed=7, bank=bank)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        v = app.screen.session.variant.inputs
+        mib = 2 * v["layers"] * v["n_kv"] * v["d_head"] * v["tokens"] * v["bytes"] / 2**20
+        field = app.screen.query_one("#answer-input")
+        field.value = "3 ms"
+        await settle(pilot)
+        assert "'ms'isnotaunitthisanswercanbegivenin:writeitinMiB" in screen_text(app.screen)
+        field.value = f"{mib / 1024} GiB"
+        await settle(pilot)
+        assert f"Readas:{mib:g}MiB({mib / 1024:g}GiB)" in screen_text(app.screen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Correct·Score1.00" in screen_text(app.screen)
+        assert f"Answer:{mib:g}MiB" in screen_text(app.screen)

@@ -56,6 +56,11 @@ class NumericAnswer(AnswerWidget):
     def _shape(self) -> tuple[int, ...]:
         return np.shape(self.variant.answer)
 
+    @property
+    def _unit(self) -> str | None:
+        """The unit the question's answer is in, when it declares one."""
+        return getattr(self.variant.question, "unit", None)
+
     def input_widget(self) -> Widget:
         return self.query_one(AnswerInput)
 
@@ -68,9 +73,9 @@ class NumericAnswer(AnswerWidget):
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")
             return
-        from quiz.answer_text import parse_answer  # on the first key typed, not before the question is shown
+        from quiz.answer_text.units import parse_in_unit  # on the first key typed, not before the question is shown
 
-        parsed = parse_answer(event.value, self._shape)
+        parsed = parse_in_unit(event.value, self._shape, self._unit)
         if isinstance(parsed, Invalid):
             preview.update(parsed.message(self.lang))
         else:
@@ -86,7 +91,7 @@ class NumericAnswer(AnswerWidget):
         return self.query_one("#answer-input", Input).value
 
     def response(self) -> float | np.ndarray | Invalid:
-        from quiz.answer_text import parse_answer
+        from quiz.answer_text.units import parse_in_unit
 
-        parsed = parse_answer(self.query_one(AnswerInput).value, self._shape)
+        parsed = parse_in_unit(self.query_one(AnswerInput).value, self._shape, self._unit)
         return parsed if isinstance(parsed, Invalid) else parsed.value

@@ -98,7 +98,7 @@ def parse_quantity(text: str, unit: Unit) -> Parsed | Invalid:
         return parse_answer(text, ())  # not a number with a unit: the reader says what it cannot read
     given = UNITS.get(written)
     if given is None or given.kind != unit.kind:
-        return Invalid("parse.unit_refused", {"unit": written, "asked": unit.symbol, "examples": examples(unit)})
+        return Invalid("units.refused", {"unit": written, "asked": unit.symbol, "examples": examples(unit)})
     assert isinstance(amount.value, float)  # read as a number: shape ()
     value = amount.value * given.factor / unit.factor
     shown = f"{render_value(value)} {unit.symbol}"

@@ -54,6 +54,7 @@ def make_variant(
     rng = np.random.default_rng(generator_seed(question.id, seed))
     kind = type_of(question)
     redrawn: list[str] = []
+    apart: set[str] = set()  # the clashing mistakes that, on some draw, gave a value other than the key's
     with _evaluating(budget):
         for _ in range(MAX_DRAWS):
             budget.new_draw()
@@ -73,12 +74,16 @@ def make_variant(
             if not clashing:
                 return replace(variant, redrawn=tuple(redrawn)) if redrawn else variant
             redrawn.append(clashing[0])
+            if not _gives_the_key(variant, clashing[0]):
+                apart.add(clashing[0])
     if redrawn:
         most = max(set(redrawn), key=redrawn.count)
         trivial = read_trivial_clash(most)
         if trivial is not None:
             what, fix = trivial
             raise _error(compiled, f"a trivial answer ({what}) grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; {fix}", "tolerance")
+        if redrawn.count(most) == MAX_DRAWS and most not in apart:
+            raise _error(compiled, _key_is_a_mistake(compiled, most), "answer")
         raise _error(
             compiled,
             f"misconception {most} grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; "
@@ -89,6 +94,26 @@ def make_variant(
         compiled,
         f"the constraints rejected {MAX_DRAWS} draws in a row; draw the parameters from where the constraints hold, or relax the constraints",
         "constraints",
+    )
+
+
+def _gives_the_key(variant: Variant, name: str) -> bool:
+    """Whether misconception `name` gives the key itself on this draw (not merely a value within its tolerance)."""
+    if name not in variant.misconceptions:
+        return False  # a trivial answer, named apart
+    value = np.asarray(variant.misconceptions[name], dtype=np.float64)
+    key = np.asarray(variant.answer, dtype=np.float64)  # only numeric questions have clashes: both are numbers
+    return value.shape == key.shape and bool(np.allclose(value, key, rtol=1e-9, atol=1e-12))
+
+
+def _key_is_a_mistake(compiled: CompiledQuestion, name: str) -> str:
+    """The message for a key that a named mistake gives on every draw: pointed at the answer, which
+    is then most likely wrong (a key computing a mistake would teach it), or else the mistake is."""
+    misconception = next((m for m in getattr(compiled.question, "misconceptions", ()) if m.name == name), None)
+    label = f' ("{misconception.label.en}")' if misconception is not None and misconception.label is not None else ""
+    return (
+        f"the answer grades the same as misconception {name}{label} on all {MAX_DRAWS} draws: a key that computes a named mistake "
+        f"would teach it; check the answer's expression first, then {name}'s"
     )
 
 

@@ -86,7 +86,8 @@ def test_validate_self_tests_parametric_questions(capsys, tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text(PACK.replace("answer: s, feedback", "answer: 'softmax([s, 0])[0] * 1', feedback"), encoding="utf-8")
     code, out, _ = run(capsys, "validate", "--seeds", "3", str(broken))
-    assert code == 1 and "p-one: self-test: no variant can be made (seed 0: misconception raw_score grades as right on 100 of 100 draws" in out
+    assert code == 1
+    assert "p-one: self-test: no variant can be made (seed 0: the answer grades the same as misconception raw_score on all 100 draws" in out
     assert "; 3 of 3 seeds)" in out
 
 

@@ -131,16 +131,38 @@ def test_a_healthy_question_passes_every_seed(pack):
     assert self_test(pack["healthy"], 20) == []
 
 
-def test_a_misconception_equal_to_the_key_is_an_error_at_it_as_no_variant_can_be_served(pack):
+def test_a_key_that_a_named_mistake_gives_is_an_error_at_the_key_as_no_variant_can_be_served(pack):
     """Every draw would grade the mistake as right, so every draw is refused (see
-    test_misconceptions_apart.py): the error names the misconception, at its line."""
+    test_misconceptions_apart.py). A key that computes a named mistake on every draw is most
+    likely the wrong one (issue 32): the error stands at the answer and names the mistake."""
     error, *_ = self_test(pack["same-as-answer"], 20)
     assert error.severity is Severity.ERROR
-    assert error.location.line == line_of("name: identity", "same-as-answer")
+    assert error.location.line == line_of("answer: s", "same-as-answer")
     assert error.message == (
-        "same-as-answer: self-test: no variant can be made (seed 0: misconception identity grades as right on 100 of 100 draws; "
-        "draw the parameters, or add a constraint, so that it stays outside the tolerance of the answer; 20 of 20 seeds)"
+        "same-as-answer: self-test: no variant can be made (seed 0: the answer grades the same as misconception identity on all "
+        "100 draws: a key that computes a named mistake would teach it; check the answer's expression first, then identity's; "
+        "20 of 20 seeds)"
     )
+
+
+SOMETIMES_RIGHT = """\
+- id: sometimes-right
+  type: number
+  topic: softmax
+  prompt: "s = {{ s }}?"
+  params:
+    s: {decimal: [0.1, 3]}
+  answer: s
+  misconceptions:
+    - {name: rounded, answer: floor(s), feedback: Rounded down.}
+"""
+
+
+def test_a_mistake_that_grades_right_on_some_draws_only_stays_at_the_mistake(compile_yaml):
+    compiled = compile_yaml(SOMETIMES_RIGHT)["sometimes-right"]
+    messages = [d.message for d in self_test(compiled, 40)]
+    assert any("misconception rounded grades as right" in m for m in messages), messages
+    assert not any("the answer grades the same" in m for m in messages)
 
 
 def test_two_misconceptions_alike_are_reported_at_the_second(pack):
@@ -170,9 +192,9 @@ def test_misconceptions_equal_to_the_key_are_named_by_the_first_of_them(compile_
     compiled = compile_yaml(LOOK_ALIKES)["look-alikes"]
     error, *_ = self_test(compiled, 20)
     # `same` and `also-same` are the key on every draw: no variant can be served, and the error
-    # stands at the first of them; `double` stands apart.
-    assert error.location.line == 9
-    assert "misconception same grades as right on 100 of 100 draws" in error.message
+    # stands at the answer, naming the first of them; `double` stands apart.
+    assert error.location.line == 7
+    assert "the answer grades the same as misconception same on all 100 draws" in error.message
 
 
 def test_an_overlap_on_some_seeds_only_counts_those_seeds(pack):

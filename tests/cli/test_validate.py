@@ -392,3 +392,50 @@ def test_a_code_question_whose_chosen_checks_accept_a_wrong_solution_fails_valid
         assert code == 1 and len(accepted) == 1
         line, message = accepted[0]
         assert line == 10 and found in message and "add causal_leak to checks" in message
+
+
+BUNDLED_ID = "cross-attention-shapes"  # a question of questions/attention.yaml
+
+
+def test_a_pack_is_checked_with_the_bundled_bank_an_id_it_holds_is_an_error_naming_both_files(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        f"""\
+        id: {BUNDLED_ID}
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {{en: "Weight?", ja: "重みは？"}}
+        explanation: {{en: "It is {{{{ answer }}}}.", ja: "{{{{ answer }}}} です。"}}
+        answer: softmax(array([1, 0]))[0]
+        """,
+    )
+    code, found = validate(capsys, path, "--seeds", "0")
+    bundled = load_bank().questions[BUNDLED_ID].source
+    assert code == 1
+    assert found == [(1, "error", f"question id '{BUNDLED_ID}' is defined twice: first at {bundled}, again here")]
+    assert bundled is not None and bundled.path.name == "attention.yaml"
+
+
+def test_a_follow_up_to_a_bundled_question_resolves_and_only_the_packs_own_questions_are_counted(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        f"""\
+        id: leads-to-bundled
+        type: number
+        topic: softmax
+        refs: [C6]
+        prompt: {{en: "Weight?", ja: "重みは？"}}
+        explanation: {{en: "It is {{{{ answer }}}}.", ja: "{{{{ answer }}}} です。"}}
+        answer: softmax(array([1, 0]))[0]
+        follow_ups: [{BUNDLED_ID}]
+        """,
+    )
+    code = main(["validate", "--seeds", "0", str(path)])
+    assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
+    assert code == 0
+    assert validate(capsys, path, "--seeds", "0") == (0, [])
+    broken = write(tmp_path, path.read_text(encoding="utf-8").replace(BUNDLED_ID, BUNDLED_ID + "s"), "broken.yaml")
+    assert validate(capsys, broken, "--seeds", "0")[1] == [
+        (8, "error", f"leads-to-bundled: follow_ups: no question '{BUNDLED_ID}s' in the bank (did you mean '{BUNDLED_ID}'?)")
+    ]

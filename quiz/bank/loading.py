@@ -25,11 +25,12 @@ from quiz.bank.cache import BankCache
 from quiz.bank.links import check_follow_ups
 from quiz.bank.outcome import Event, FileOutcome, apply, report_problems
 from quiz.base import locations
-from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims
+from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims, parse_pack_declaration
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
 from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
 from quiz.format.scalars import INVALID
+from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import ReadingStopped, Refused, StopCheck, YamlList, YamlMap
 from quiz.format.yaml_source import parse_yaml, read_source
 from quiz.types.registry import convert_question
@@ -37,6 +38,8 @@ from quiz.types.registry import convert_question
 YAML_SUFFIXES = (".yaml", ".yml")
 MAX_NAMED_ID = 80
 """Longest id quoted in front of a question's messages (a pack's id may be any text)."""
+PACK_KEYS = frozenset({"pack", "questions"})
+"""The keys of a pack file that declares topics and claims of its own (a mapping holding neither is one question)."""
 HOLD_VARIABLE = "QUIZ_HOLD_LOADING"
 HOLD_POLL_SECONDS = 0.02
 """How often a held load looks whether its hold file is gone, and asks whether to stop."""
@@ -173,8 +176,10 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
         outcome.cacheable = not isinstance(exc, MemoryError)  # memory may suffice next time
         _skip_file(outcome, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
         return
-    if isinstance(data, YamlMap | Refused):
-        entries: list[tuple[object, tuple[int, int]]] = [(data, data.mark)]
+    if isinstance(data, YamlMap) and PACK_KEYS & data.keys():
+        entries: list[tuple[object, tuple[int, int]]] = _pack_file(data, path, outcome)
+    elif isinstance(data, YamlMap | Refused):
+        entries = [(data, data.mark)]
     elif isinstance(data, YamlList):
         entries = list(zip(data, data.marks))
     else:
@@ -183,6 +188,23 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
     for raw_question, mark in entries:
         _check_stop(stop)
         _load_question(raw_question, Location(path, *mark), outcome)
+
+
+def _pack_file(data: YamlMap, path: Path, outcome: FileOutcome) -> list[tuple[object, tuple[int, int]]]:
+    """The questions of a file that is a mapping of `pack` (the pack's own topics and claims) and
+    `questions`; the declaration goes to `outcome`."""
+    for key in data.keys() - PACK_KEYS:
+        outcome.error(Location(path, *data.marks[key]), f"unknown key '{key}' in a pack file{did_you_mean(key, sorted(PACK_KEYS))}; it holds pack and questions")
+    if "pack" in data:
+        mark = data.marks["pack"]
+        declared = parse_pack_declaration(data["pack"], Where(path, mark, "pack"), outcome)
+        if declared is not None:
+            outcome.declared(declared, Location(path, *mark))
+    questions = data.get("questions", YamlList(data.mark))
+    if not isinstance(questions, YamlList):
+        outcome.error(Location(path, *data.marks["questions"]), "questions: a list of questions")
+        return []
+    return list(zip(questions, questions.marks))
 
 
 def _load_question(raw: object, location: Location, outcome: FileOutcome) -> None:

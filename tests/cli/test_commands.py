@@ -440,3 +440,17 @@ def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path
         f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights)"
         " (did you mean 'run.weights'?)"
     ) in out
+
+
+def test_coverage_shows_a_packs_own_claims_and_topic_beside_the_banks(capsys):
+    own = Path(__file__).parents[1] / "fixtures" / "own-claims"
+    code, out, _ = run(capsys, "coverage", "--bank", str(own))
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("pack rope:")
+    assert lines[start - 1] == "" and lines[start - 2].startswith("Y")  # after the bank's last claim
+    assert [" ".join(line.split()) for line in lines[start + 1 : start + 3]] == ["rope:R1 1 rope-pair-angle", "rope:R2 1 rope-offset-only"]
+    assert "rope:rotary: 1 questions (number 1; level 1: 1)" in lines
+    data = json.loads(run(capsys, "coverage", "--json", "--bank", str(own))[1])
+    assert data["claims"]["rope:R1"] == ["rope-pair-angle"] and data["topics"]["rope:rotary"]["questions"] == 1
+    assert "pack rope:" not in run(capsys, "coverage")[1]

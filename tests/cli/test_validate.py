@@ -439,3 +439,76 @@ def test_a_follow_up_to_a_bundled_question_resolves_and_only_the_packs_own_quest
     assert validate(capsys, broken, "--seeds", "0")[1] == [
         (8, "error", f"leads-to-bundled: follow_ups: no question '{BUNDLED_ID}s' in the bank (did you mean '{BUNDLED_ID}'?)")
     ]
+
+
+OWN_CLAIMS = Path(__file__).parents[1] / "fixtures" / "own-claims"
+
+
+def test_a_pack_with_claims_and_a_topic_of_its_own_validates_clean_and_its_questions_cite_them_namespaced(capsys):
+    assert validate(capsys, OWN_CLAIMS, "--strict") == (0, [])
+    bank = load_bank(extra=[OWN_CLAIMS])
+    assert bank.claims.topics["rope:rotary"].label("ja") == "回転位置埋め込み（RoPE）"
+    assert bank.claims.claims["rope:R1"].topic == "rope:rotary" and bank.claims.claims["rope:R2"].topic == "positions"
+    assert bank.claims.claims["rope:R2"].label("en").startswith("After RoPE, a query–key score")
+    assert main(["list", "--claim", "rope:R1", "--bank", str(OWN_CLAIMS)]) == 0
+    assert capsys.readouterr().out.startswith("rope-pair-angle ")
+
+
+def test_an_undeclared_namespaced_claim_or_topic_is_an_error_saying_what_the_pack_declares_with_a_suggestion(capsys, tmp_path):
+    declaration = (OWN_CLAIMS / "rope.yaml").read_text(encoding="utf-8").split("questions:")[0]
+    path = write(
+        tmp_path,
+        declaration
+        + dedent(
+            """\
+            questions:
+              - id: cites-badly
+                type: truefalse
+                topic: rope:rotery
+                refs: [rope:R3, ropes:R1, R1]
+                answer: true
+                prompt: {en: "RoPE rotates pairs.", ja: "RoPE はペアを回転させます。"}
+                explanation: {en: It does., ja: そのとおりです。}
+            """
+        ),
+    )
+    code, found = validate(capsys, path, "--seeds", "0")
+    assert code == 1
+    assert found == [
+        (21, "error", "cites-badly: unknown topic 'rope:rotery': pack 'rope' declares topics rotary (did you mean 'rope:rotary'?)"),
+        (22, "error", "cites-badly: unknown claim 'rope:R3' in refs: pack 'rope' declares claims R1, R2 (did you mean 'rope:R2'?)"),
+        (22, "error", "cites-badly: unknown claim 'ropes:R1' in refs: no pack loaded declares claims under 'ropes:' "
+         "(a pack declares its own under its `pack:` key) (did you mean 'rope:R1'?)"),
+        (22, "error", "cites-badly: unknown claim 'R1' in refs: a pack's own claim is cited with the pack's name, as rope:R1"),
+    ]
+
+
+def test_a_bad_pack_declaration_is_reported_at_its_line_and_costs_only_itself(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        pack:
+          name: Rope Pack
+          topics:
+            - {id: "rope:rotary", en: Rotary, ja: 回転}
+          claims:
+            - {id: R1, topic: positons, en: One., ja: 一つ目。}
+            - {id: R1, topic: positions, en: Again., ja: もう一度。}
+            - {id: R2, topic: positions, en: No Japanese.}
+        question:
+          - id: x
+        """,
+    )
+    code, found = validate(capsys, path, "--seeds", "0")
+    assert code == 1
+    assert found == [
+        (2, "error", "pack name 'Rope Pack' must be lower-case letters, digits, - or _ (at most 40), starting with a letter"),
+        (4, "error", "pack topic 'rope:rotary': write its id bare (letters, digits, . - _): it is cited as 'Rope Pack:<id>'"),
+        (8, "error", "claim: missing required field 'ja'"),
+        (9, "error", "unknown key 'question' in a pack file (did you mean 'questions'?); it holds pack and questions"),
+    ]
+    fixed = write(tmp_path, path.read_text(encoding="utf-8").replace("Rope Pack", "rope").replace('"rope:rotary"', "rotary")
+                  .replace("en: No Japanese.}", "en: No Japanese., ja: 日本語。}").replace("question:\n  - id: x\n", ""), "fixed.yaml")
+    assert validate(capsys, fixed, "--seeds", "0")[1] == [(7, "error", "pack claim 'R1' is declared twice")]
+    fixed.write_text(fixed.read_text(encoding="utf-8").replace("id: R1, topic: positions", "id: R3, topic: positions"), encoding="utf-8")
+    assert validate(capsys, fixed, "--seeds", "0")[1] == [(1, "error", "pack claim 'rope:R1': unknown topic 'positons' (did you mean 'positions'?)")]

@@ -2,7 +2,8 @@
 
 Packs come from the bundled `questions/` folder, the user's packs folder and any `--bank PATH`
 given on the command line. A pack that fails to load costs only its own questions: the
-problems are collected in `Bank.report` and the rest of the bank still works.
+problems are collected in `Bank.report` and the rest of the bank still works. Within a list of
+questions whose YAML does not parse, the broken item costs only itself: the items are read apart.
 
 `QUIZ_HOLD_LOADING=PATH` holds loading while the file at PATH exists: the claims are read, then
 it waits, asking `stop` as it does between files, until the file is removed. Tests use it to act
@@ -12,9 +13,11 @@ the slowest machine.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -36,6 +39,8 @@ from quiz.format.yaml_source import parse_yaml, read_source
 from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")
+_ITEM_START = re.compile(rb"-(?:[ \t]|\r?\n|$)")
+"""A line that starts an item of a top-level list: a dash at its first column, then a space or its end."""
 MAX_NAMED_ID = 80
 """Longest id quoted in front of a question's messages (a pack's id may be any text)."""
 PACK_KEYS = frozenset({"pack", "questions"})
@@ -170,7 +175,18 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
     try:
         data = parse_yaml(raw, path, stop)
     except SourceError as exc:
-        _skip_file(outcome, exc.diagnostic())
+        apart = _items_apart(raw, path, stop) if exc.location.line else None
+        if apart is None:
+            _skip_file(outcome, exc.diagnostic())
+            return
+        # One question's broken YAML costs only that question: the others load (and `quiz
+        # validate` self-tests them in the same run).
+        entries, broken = apart
+        for diagnostic in broken:
+            _skip_file(outcome, diagnostic)
+        for raw_question, mark in entries:
+            _check_stop(stop)
+            _load_question(raw_question, Location(path, *mark), outcome)
         return
     except (RecursionError, MemoryError, ValueError) as exc:  # a limit we missed costs only this file
         outcome.cacheable = not isinstance(exc, MemoryError)  # memory may suffice next time
@@ -188,6 +204,31 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
     for raw_question, mark in entries:
         _check_stop(stop)
         _load_question(raw_question, Location(path, *mark), outcome)
+
+
+def _items_apart(raw: bytes, path: Path, stop: StopCheck | None) -> tuple[list[tuple[object, tuple[int, int]]], list[Diagnostic]] | None:
+    """A list of questions whose YAML does not parse, read item by item: each top-level `- ` line
+    starts one (anchors are refused, so no item refers to another), parsed on its own at its own
+    lines. The items that parse and the problems of those that do not; None when the file is not
+    such a list or its items all parse apart (the problem is the file's, not one item's)."""
+    lines = raw.removeprefix(codecs.BOM_UTF8).splitlines(keepends=True)
+    starts = [n for n, line in enumerate(lines) if _ITEM_START.match(line)]
+    first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(b"#")), None)
+    if len(starts) < 2 or first != starts[0]:
+        return None
+    entries: list[tuple[object, tuple[int, int]]] = []
+    broken: list[Diagnostic] = []
+    bounds = [0, *starts[1:], len(lines)]  # comments above the first item go with it
+    for begin, end in zip(bounds, bounds[1:]):
+        try:
+            item = parse_yaml(b"\n" * begin + b"".join(lines[begin:end]), path, stop)  # blank lines keep the line numbers
+        except SourceError as exc:
+            broken.append(exc.diagnostic())
+            continue
+        if not isinstance(item, YamlList):
+            return None
+        entries.extend(zip(item, item.marks))
+    return (entries, broken) if broken else None
 
 
 def _pack_file(data: YamlMap, path: Path, outcome: FileOutcome) -> list[tuple[object, tuple[int, int]]]:

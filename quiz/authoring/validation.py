@@ -94,8 +94,8 @@ def validate_packs(
         if ours(path):
             files.setdefault(path, []).append(question)
     found = check_files(list(files.values()), bank.claims, seeds, usable_cores() if workers is None else workers)
-    for questions in files.values():
-        for question in questions:  # in the bank's order, whichever worker checked it
+    for in_file in files.values():
+        for question in in_file:  # in the bank's order, whichever worker checked it
             own, tested = found[question.id]
             report.extend(own)
             for diagnostic in tested:

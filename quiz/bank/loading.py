@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -181,13 +182,9 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
             return
         # One question's broken YAML costs only that question: the others load (and `quiz
         # validate` self-tests them in the same run).
-        entries, broken = apart
+        data, broken = apart
         for diagnostic in broken:
             _skip_file(outcome, diagnostic)
-        for raw_question, mark in entries:
-            _check_stop(stop)
-            _load_question(raw_question, Location(path, *mark), outcome)
-        return
     except (RecursionError, MemoryError, ValueError) as exc:  # a limit we missed costs only this file
         outcome.cacheable = not isinstance(exc, MemoryError)  # memory may suffice next time
         _skip_file(outcome, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
@@ -206,7 +203,7 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
         _load_question(raw_question, Location(path, *mark), outcome)
 
 
-def _items_apart(raw: bytes, path: Path, stop: StopCheck | None) -> tuple[list[tuple[object, tuple[int, int]]], list[Diagnostic]] | None:
+def _items_apart(raw: bytes, path: Path, stop: StopCheck | None) -> tuple[YamlList, list[Diagnostic]] | None:
     """A list of questions whose YAML does not parse, read item by item: each top-level `- ` line
     starts one (anchors are refused, so no item refers to another), parsed on its own at its own
     lines. The items that parse and the problems of those that do not; None when the file is not
@@ -216,26 +213,30 @@ def _items_apart(raw: bytes, path: Path, stop: StopCheck | None) -> tuple[list[t
     first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(b"#")), None)
     if len(starts) < 2 or first != starts[0]:
         return None
-    entries: list[tuple[object, tuple[int, int]]] = []
+    items = YamlList((starts[0] + 1, 1))
     broken: list[Diagnostic] = []
     bounds = [0, *starts[1:], len(lines)]  # comments above the first item go with it
-    for begin, end in zip(bounds, bounds[1:]):
+    for begin, end in itertools.pairwise(bounds):
         try:
             item = parse_yaml(b"\n" * begin + b"".join(lines[begin:end]), path, stop)  # blank lines keep the line numbers
         except SourceError as exc:
             broken.append(exc.diagnostic())
             continue
+        except (RecursionError, MemoryError, ValueError):  # a limit we missed: the file's problem stands
+            return None
         if not isinstance(item, YamlList):
             return None
-        entries.extend(zip(item, item.marks))
-    return (entries, broken) if broken else None
+        items.extend(item)
+        items.marks.extend(item.marks)
+    return (items, broken) if broken else None
 
 
 def _pack_file(data: YamlMap, path: Path, outcome: FileOutcome) -> list[tuple[object, tuple[int, int]]]:
     """The questions of a file that is a mapping of `pack` (the pack's own topics and claims) and
     `questions`; the declaration goes to `outcome`."""
     for key in data.keys() - PACK_KEYS:
-        outcome.error(Location(path, *data.marks[key]), f"unknown key '{key}' in a pack file{did_you_mean(key, sorted(PACK_KEYS))}; it holds pack and questions")
+        hint = did_you_mean(key, sorted(PACK_KEYS))
+        outcome.error(Location(path, *data.marks[key]), f"unknown key '{key}' in a pack file{hint}; it holds pack and questions")
     if "pack" in data:
         mark = data.marks["pack"]
         declared = parse_pack_declaration(data["pack"], Where(path, mark, "pack"), outcome)

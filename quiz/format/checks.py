@@ -41,7 +41,8 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
     report = QuestionReport(report, question.id)
     if claims.topics and question.topic not in claims.topics:
         at = located(question, "topic") or where
-        report.error(at, f"unknown topic '{question.topic}'{_declared_by(question.topic, 'topics', claims.topics)}{did_you_mean(question.topic, list(claims.topics))}")
+        known = _declared_by(question.topic, "topics", claims.topics)
+        report.error(at, f"unknown topic '{question.topic}'{known}{did_you_mean(question.topic, list(claims.topics))}")
     for index, ref in enumerate(question.refs):
         if claims.claims and ref not in claims.claims:
             at = located(question, "refs", index) or where

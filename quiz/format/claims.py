@@ -126,15 +126,18 @@ def parse_pack_declaration(data: object, where: Where, report: Report) -> Claims
     assert isinstance(parsed, PackDeclaration) and isinstance(data, YamlMap)
     ok = True
     if not PACK_NAME.fullmatch(parsed.name):
-        report.error(Location(where.path, *data.marks["name"]), f"pack name '{parsed.name}' must be lower-case letters, digits, - or _ (at most 40), starting with a letter")
+        message = f"pack name '{parsed.name}' must be lower-case letters, digits, - or _ (at most 40), starting with a letter"
+        report.error(Location(where.path, *data.marks["name"]), message)
         ok = False
     own_topics = {t.id for t in parsed.topics}
     for key, entries in (("topics", parsed.topics), ("claims", parsed.claims)):
-        marks = data[key].marks if isinstance(data.get(key), YamlList) else []  # type: ignore[union-attr]
+        listed = data.get(key)
+        marks = listed.marks if isinstance(listed, YamlList) else []
         seen: set[str] = set()
         for entry, mark in zip(entries, marks):
             if not OWN_ID.fullmatch(entry.id):
-                report.error(Location(where.path, *mark), f"pack {key[:-1]} '{entry.id}': write its id bare (letters, digits, . - _): it is cited as '{parsed.name}{NAMESPACE}<id>'")
+                fix = f"write its id bare (letters, digits, . - _): it is cited as '{parsed.name}{NAMESPACE}<id>'"
+                report.error(Location(where.path, *mark), f"pack {key[:-1]} '{entry.id}': {fix}")
                 ok = False
             elif entry.id in seen:
                 report.error(Location(where.path, *mark), f"pack {key[:-1]} '{entry.id}' is declared twice")

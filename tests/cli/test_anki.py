@@ -11,8 +11,8 @@ import pytest
 from quiz.bank import load_bank
 from quiz.cli.main import main
 from quiz.render.plain_data import json_ready
-from quiz.types.draw import make_variant
 from quiz.sharing.anki import DECK_ID, GUID_PREFIX, MODEL_ID
+from quiz.types.draw import make_variant
 
 pytestmark = pytest.mark.slow  # whole Anki decks built and reopened
 

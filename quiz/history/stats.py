@@ -2,8 +2,9 @@
 
 Computed in SQL over the attempts and cards; an attempt counts under the topic and claims recorded
 with it, and one recorded before the history kept them (schema v4 and older) under those of the
-catalogue the caller gives (question id → topic and claims, from the bank), with the clock. Days are the learner's local days: `now`'s UTC offset
-sets where a day begins. A question not reached in a mock interview counts nowhere here.
+catalogue the caller gives (question id → topic and claims, from the bank), with the clock. Days
+are the learner's local days: `now`'s UTC offset sets where a day begins. A question not reached
+in a mock interview counts nowhere here.
 """
 
 from __future__ import annotations

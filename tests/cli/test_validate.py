@@ -397,19 +397,18 @@ def test_a_code_question_whose_chosen_checks_accept_a_wrong_solution_fails_valid
 BUNDLED_ID = "cross-attention-shapes"  # a question of questions/attention.yaml
 
 
-def test_a_pack_is_checked_with_the_bundled_bank_an_id_it_holds_is_an_error_naming_both_files(capsys, tmp_path):
-    path = write(
-        tmp_path,
-        f"""\
-        id: {BUNDLED_ID}
-        type: number
-        topic: softmax
-        refs: [C6]
-        prompt: {{en: "Weight?", ja: "重みは？"}}
-        explanation: {{en: "It is {{{{ answer }}}}.", ja: "{{{{ answer }}}} です。"}}
-        answer: softmax(array([1, 0]))[0]
-        """,
+def weight_question(question_id, more=""):
+    """A fixed question with the id given, and `more` lines of YAML after its fields."""
+    return (
+        f"id: {question_id}\ntype: number\ntopic: softmax\nrefs: [C6]\n"
+        'prompt: {en: "Weight?", ja: "重みは？"}\n'
+        'explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}\n'
+        f"answer: softmax(array([1, 0]))[0]\n{more}"
     )
+
+
+def test_a_pack_is_checked_with_the_bundled_bank_an_id_it_holds_is_an_error_naming_both_files(capsys, tmp_path):
+    path = write(tmp_path, weight_question(BUNDLED_ID))
     code, found = validate(capsys, path, "--seeds", "0")
     bundled = load_bank().questions[BUNDLED_ID].source
     assert code == 1
@@ -418,19 +417,7 @@ def test_a_pack_is_checked_with_the_bundled_bank_an_id_it_holds_is_an_error_nami
 
 
 def test_a_follow_up_to_a_bundled_question_resolves_and_only_the_packs_own_questions_are_counted(capsys, tmp_path):
-    path = write(
-        tmp_path,
-        f"""\
-        id: leads-to-bundled
-        type: number
-        topic: softmax
-        refs: [C6]
-        prompt: {{en: "Weight?", ja: "重みは？"}}
-        explanation: {{en: "It is {{{{ answer }}}}.", ja: "{{{{ answer }}}} です。"}}
-        answer: softmax(array([1, 0]))[0]
-        follow_ups: [{BUNDLED_ID}]
-        """,
-    )
+    path = write(tmp_path, weight_question("leads-to-bundled", f"follow_ups: [{BUNDLED_ID}]\n"))
     code = main(["validate", "--seeds", "0", str(path)])
     assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
     assert code == 0

@@ -255,9 +255,8 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
     if _depth(record["inputs"]) > MAX_INPUT_DEPTH:
         raise ImportProblem(line, f"the inputs are nested more than {MAX_INPUT_DEPTH} levels deep")
     fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy", *PLACING)}
-    claims = record.get("claims")
-    placing = {"topic": record.get("topic"), "claims": tuple(claims) if isinstance(claims, list) else claims}
-    attempt = AttemptRecord(at_ms=to_ms(at), **fields, **placing)
+    claims = record.get("claims")  # a list in JSON; anything else is for `problems` to name
+    attempt = AttemptRecord(at_ms=to_ms(at), **fields, topic=record.get("topic"), claims=tuple(claims) if isinstance(claims, list) else claims)
     found = problems(attempt)
     if not isinstance(record["easy"], bool):
         found.append(f"easy must be true or false, got {record['easy']!r}")

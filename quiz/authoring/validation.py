@@ -21,7 +21,7 @@ from typing import Final
 
 from quiz.authoring.fields import field_location
 from quiz.authoring.selftest import self_test, time_scale
-from quiz.bank import default_sources, load_bank, pack_files
+from quiz.bank import load_bank, pack_files
 from quiz.bank.links import check_chain_times
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
@@ -71,16 +71,13 @@ def validate_packs(
     question and self-test each that compiles with `seeds` seeds (0 skips self-tests), files in
     up to `workers` processes at once (default: one per core this process may use).
 
-    Named `paths` are checked with the bank they will load with: the bundled bank and the packs
-    folder load first (so an id a bundled question has is a clash, and a follow-up may name a
-    bundled question), but only the named files' problems are reported and their questions tested.
+    Named `paths` are checked with the bank they will load with, in the order it loads: the bundled
+    bank, the packs folder, then the paths as `--bank` adds them (so an id a bundled question has
+    is a clash, and a follow-up may name a bundled question); only the named files' problems are
+    reported and their questions tested.
     """
+    bank = load_bank(None, extra=[*(paths or ()), *extra])
     checked = _Checked([*paths, *extra]) if paths else None
-    if checked is None:
-        bank = load_bank(None, extra=extra)
-    else:
-        context = [f for source in default_sources() for f in pack_files(source) if not checked.holds(f)]
-        bank = load_bank(context, extra=checked.sources)
     ours = (lambda path: True) if checked is None else checked.holds
     report = Report()
     report.extend(bank.report)
@@ -112,7 +109,6 @@ class _Checked:
     """The sources `quiz validate` was asked to check, and whether a file is one of them or in one."""
 
     def __init__(self, sources: Sequence[Path]) -> None:
-        self.sources = list(sources)
         self._paths = {s.resolve() for s in sources} | {f.resolve() for s in sources for f in pack_files(s)}
 
     def holds(self, path: Path) -> bool:

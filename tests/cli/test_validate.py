@@ -499,3 +499,16 @@ def test_a_bad_pack_declaration_is_reported_at_its_line_and_costs_only_itself(ca
     assert validate(capsys, fixed, "--seeds", "0")[1] == [(7, "error", "pack claim 'R1' is declared twice")]
     fixed.write_text(fixed.read_text(encoding="utf-8").replace("id: R1, topic: positions", "id: R3, topic: positions"), encoding="utf-8")
     assert validate(capsys, fixed, "--seeds", "0")[1] == [(1, "error", "pack claim 'rope:R1': unknown topic 'positons' (did you mean 'positions'?)")]
+
+
+def test_a_pack_in_the_packs_folder_is_checked_once_in_its_place_and_the_folders_other_packs_are_context(capsys):
+    from quiz.base import locations
+
+    folder = locations.user_packs_dir()
+    folder.mkdir(parents=True)
+    mine = write(folder, weight_question("mine", "follow_ups: [theirs]\n"), "a-mine.yaml")
+    write(folder, weight_question("theirs"), "b-theirs.yaml")  # a follow-up to another pack of the folder resolves
+    write(folder, weight_question("mine"), "c-clash.yaml")  # loads after mine: its copy is the one skipped
+    code = main(["validate", "--seeds", "0", str(mine)])
+    assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
+    assert code == 0

@@ -21,7 +21,7 @@ from typing import Final
 
 from quiz.authoring.fields import field_location
 from quiz.authoring.selftest import self_test, time_scale
-from quiz.bank import load_bank
+from quiz.bank import load_bank, pack_files
 from quiz.bank.links import check_chain_times
 from quiz.expressions.budget import Budget, BudgetExceeded
 from quiz.format.checks import check_question
@@ -69,25 +69,50 @@ def validate_packs(
 ) -> Validation:
     """Load `paths` (default: the bundled bank and the packs folder) and `extra`, check every
     question and self-test each that compiles with `seeds` seeds (0 skips self-tests), files in
-    up to `workers` processes at once (default: one per core this process may use)."""
-    bank = load_bank(paths or None, extra=extra)
+    up to `workers` processes at once (default: one per core this process may use).
+
+    Named `paths` are checked with the bank they will load with, in the order it loads: the bundled
+    bank, the packs folder, then the paths as `--bank` adds them (so an id a bundled question has
+    is a clash, and a follow-up may name a bundled question); only the named files' problems are
+    reported and their questions tested.
+    """
+    bank = load_bank(None, extra=[*(paths or ()), *extra])
+    checked = _Checked([*paths, *extra]) if paths else None
+    ours = (lambda path: True) if checked is None else checked.holds
     report = Report()
     report.extend(bank.report)
     check_chain_times(bank.questions, report, MAX_MINUTES * 60)  # a chain must fit the longest mock
     for question in bank.rejected:  # its broken rules are reported already: check the rest of it
-        check_question(question, bank.claims, report)
+        if ours(field_location(question, None).path):
+            check_question(question, bank.claims, report)
     files: dict[Path, list[QuestionBase]] = {}
     for question in bank.questions.values():
-        files.setdefault(field_location(question, None).path, []).append(question)
+        path = field_location(question, None).path
+        if ours(path):
+            files.setdefault(path, []).append(question)
     found = check_files(list(files.values()), bank.claims, seeds, usable_cores() if workers is None else workers)
-    for question in bank.questions.values():  # in the bank's order, whichever worker checked it
-        own, tested = found[question.id]
-        report.extend(own)
-        for diagnostic in tested:
-            report.add(diagnostic)
+    for in_file in files.values():
+        for question in in_file:  # in the bank's order, whichever worker checked it
+            own, tested = found[question.id]
+            report.extend(own)
+            for diagnostic in tested:
+                report.add(diagnostic)
+    if checked is not None:
+        report = report.restricted(ours)
     diagnostics = sorted(report.diagnostics, key=_listing_order)
-    questions = len(bank.questions) + len(bank.rejected)
-    return Validation(diagnostics, len(bank.files), questions, report.error_count, report.warning_count)
+    questions = sum(map(len, files.values())) + sum(ours(field_location(q, None).path) for q in bank.rejected)
+    checked_files = sum(map(ours, bank.files))
+    return Validation(diagnostics, checked_files, questions, report.error_count, report.warning_count)
+
+
+class _Checked:
+    """The sources `quiz validate` was asked to check, and whether a file is one of them or in one."""
+
+    def __init__(self, sources: Sequence[Path]) -> None:
+        self._paths = {s.resolve() for s in sources} | {f.resolve() for s in sources for f in pack_files(s)}
+
+    def holds(self, path: Path) -> bool:
+        return path.resolve() in self._paths
 
 
 def usable_cores() -> int:

@@ -37,7 +37,7 @@ from typing import Any, Final
 from quiz import __version__
 from quiz.bank.bank import SkippedQuestion
 from quiz.bank.codec import CacheMismatch, decode, encode
-from quiz.bank.outcome import Event, Found, Problem, Rejected, Skipped, Unlisted
+from quiz.bank.outcome import Declared, Event, Found, Problem, Rejected, Skipped, Unlisted
 from quiz.bank.questions import Deferred
 from quiz.base import locations
 from quiz.base.atomic import write_text_atomically
@@ -45,7 +45,7 @@ from quiz.base.cache_key import cache_key, key_path, seal
 from quiz.base.collector import collector_held
 from quiz.base.own_file import NotOwnFile, read_own_file, this_user
 from quiz.format.claims import Claims
-from quiz.format.diagnostics import Diagnostic, Severity
+from quiz.format.diagnostics import Diagnostic, Location, Severity
 from quiz.format.model import QuestionBase
 from quiz.models.registry import Question
 
@@ -335,6 +335,8 @@ def _encode_events(events: list[Event], home: Path) -> list[Any]:
             encoded.append(["found", question.id, encode(question.follow_up_ids, FOLLOW_UPS), _line(encode(question, Question, home))])
         elif isinstance(event, Rejected):
             encoded.append(["rejected", encode(event.question, Question, home), encode(event.skipped, SkippedQuestion, home)])
+        elif isinstance(event, Declared):
+            encoded.append(["declared", encode(event.claims, Claims, home), encode(event.location, Location, home)])
         else:
             encoded.append(["skipped", encode(event.skipped, SkippedQuestion, home)])
     return encoded
@@ -357,6 +359,8 @@ def _decode_events(data: Any, home: Path, deferred: Callable[[Any, Any, Any], De
             events.append(Found(deferred(*parts)))
         elif kind == "rejected" and len(parts) == 2:
             events.append(Rejected(decode(parts[0], Question, home), decode(parts[1], SkippedQuestion, home)))
+        elif kind == "declared" and len(parts) == 2:
+            events.append(Declared(decode(parts[0], Claims, home), decode(parts[1], Location, home)))
         elif kind == "skipped" and len(parts) == 1:
             events.append(Skipped(decode(parts[0], SkippedQuestion, home)))
         else:

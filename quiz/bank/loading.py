@@ -2,7 +2,8 @@
 
 Packs come from the bundled `questions/` folder, the user's packs folder and any `--bank PATH`
 given on the command line. A pack that fails to load costs only its own questions: the
-problems are collected in `Bank.report` and the rest of the bank still works.
+problems are collected in `Bank.report` and the rest of the bank still works. Within a list of
+questions whose YAML does not parse, the broken item costs only itself: the items are read apart.
 
 `QUIZ_HOLD_LOADING=PATH` holds loading while the file at PATH exists: the claims are read, then
 it waits, asking `stop` as it does between files, until the file is removed. Tests use it to act
@@ -12,9 +13,12 @@ the slowest machine.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
+import itertools
 import json
 import os
+import re
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -25,18 +29,23 @@ from quiz.bank.cache import BankCache
 from quiz.bank.links import check_follow_ups
 from quiz.bank.outcome import Event, FileOutcome, apply, report_problems
 from quiz.base import locations
-from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims
+from quiz.format.claims import CLAIMS_FILE, Claims, load_claims, parse_claims, parse_pack_declaration
 from quiz.format.diagnostics import Diagnostic, Location, QuestionReport, Report, Severity, SourceError
 from quiz.format.marks import Where
 from quiz.format.model import ID_PATTERN, QuestionBase
 from quiz.format.scalars import INVALID
+from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import ReadingStopped, Refused, StopCheck, YamlList, YamlMap
 from quiz.format.yaml_source import parse_yaml, read_source
 from quiz.types.registry import convert_question
 
 YAML_SUFFIXES = (".yaml", ".yml")
+_ITEM_START = re.compile(rb"-(?:[ \t]|\r?\n|$)")
+"""A line that starts an item of a top-level list: a dash at its first column, then a space or its end."""
 MAX_NAMED_ID = 80
 """Longest id quoted in front of a question's messages (a pack's id may be any text)."""
+PACK_KEYS = frozenset({"pack", "questions"})
+"""The keys of a pack file that declares topics and claims of its own (a mapping holding neither is one question)."""
 HOLD_VARIABLE = "QUIZ_HOLD_LOADING"
 HOLD_POLL_SECONDS = 0.02
 """How often a held load looks whether its hold file is gone, and asks whether to stop."""
@@ -167,14 +176,23 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
     try:
         data = parse_yaml(raw, path, stop)
     except SourceError as exc:
-        _skip_file(outcome, exc.diagnostic())
-        return
+        apart = _items_apart(raw, path, stop) if exc.location.line else None
+        if apart is None:
+            _skip_file(outcome, exc.diagnostic())
+            return
+        # One question's broken YAML costs only that question: the others load (and `quiz
+        # validate` self-tests them in the same run).
+        data, broken = apart
+        for diagnostic in broken:
+            _skip_file(outcome, diagnostic)
     except (RecursionError, MemoryError, ValueError) as exc:  # a limit we missed costs only this file
         outcome.cacheable = not isinstance(exc, MemoryError)  # memory may suffice next time
         _skip_file(outcome, Diagnostic(Location(path), Severity.ERROR, f"cannot read file: {type(exc).__name__}: {exc}"))
         return
-    if isinstance(data, YamlMap | Refused):
-        entries: list[tuple[object, tuple[int, int]]] = [(data, data.mark)]
+    if isinstance(data, YamlMap) and PACK_KEYS & data.keys():
+        entries: list[tuple[object, tuple[int, int]]] = _pack_file(data, path, outcome)
+    elif isinstance(data, YamlMap | Refused):
+        entries = [(data, data.mark)]
     elif isinstance(data, YamlList):
         entries = list(zip(data, data.marks))
     else:
@@ -183,6 +201,52 @@ def _load_file(raw: bytes, path: Path, outcome: FileOutcome, stop: StopCheck | N
     for raw_question, mark in entries:
         _check_stop(stop)
         _load_question(raw_question, Location(path, *mark), outcome)
+
+
+def _items_apart(raw: bytes, path: Path, stop: StopCheck | None) -> tuple[YamlList, list[Diagnostic]] | None:
+    """A list of questions whose YAML does not parse, read item by item: each top-level `- ` line
+    starts one (anchors are refused, so no item refers to another), parsed on its own at its own
+    lines. The items that parse and the problems of those that do not; None when the file is not
+    such a list or its items all parse apart (the problem is the file's, not one item's)."""
+    lines = raw.removeprefix(codecs.BOM_UTF8).splitlines(keepends=True)
+    starts = [n for n, line in enumerate(lines) if _ITEM_START.match(line)]
+    first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith(b"#")), None)
+    if len(starts) < 2 or first != starts[0]:
+        return None
+    items = YamlList((starts[0] + 1, 1))
+    broken: list[Diagnostic] = []
+    bounds = [0, *starts[1:], len(lines)]  # comments above the first item go with it
+    for begin, end in itertools.pairwise(bounds):
+        try:
+            item = parse_yaml(b"\n" * begin + b"".join(lines[begin:end]), path, stop)  # blank lines keep the line numbers
+        except SourceError as exc:
+            broken.append(exc.diagnostic())
+            continue
+        except (RecursionError, MemoryError, ValueError):  # a limit we missed: the file's problem stands
+            return None
+        if not isinstance(item, YamlList):
+            return None
+        items.extend(item)
+        items.marks.extend(item.marks)
+    return (items, broken) if broken else None
+
+
+def _pack_file(data: YamlMap, path: Path, outcome: FileOutcome) -> list[tuple[object, tuple[int, int]]]:
+    """The questions of a file that is a mapping of `pack` (the pack's own topics and claims) and
+    `questions`; the declaration goes to `outcome`."""
+    for key in data.keys() - PACK_KEYS:
+        hint = did_you_mean(key, sorted(PACK_KEYS))
+        outcome.error(Location(path, *data.marks[key]), f"unknown key '{key}' in a pack file{hint}; it holds pack and questions")
+    if "pack" in data:
+        mark = data.marks["pack"]
+        declared = parse_pack_declaration(data["pack"], Where(path, mark, "pack"), outcome)
+        if declared is not None:
+            outcome.declared(declared, Location(path, *mark))
+    questions = data.get("questions", YamlList(data.mark))
+    if not isinstance(questions, YamlList):
+        outcome.error(Location(path, *data.marks["questions"]), "questions: a list of questions")
+        return []
+    return list(zip(questions, questions.marks))
 
 
 def _load_question(raw: object, location: Location, outcome: FileOutcome) -> None:

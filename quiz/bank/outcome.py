@@ -14,8 +14,10 @@ from pathlib import Path
 from quiz.bank.bank import Bank, SkippedQuestion
 from quiz.bank.questions import Deferred
 from quiz.base.fieldwise import Fieldwise, record
+from quiz.format.claims import Claims
 from quiz.format.diagnostics import Diagnostic, Location, Report, Severity
 from quiz.format.model import QuestionBase
+from quiz.format.suggest import did_you_mean
 
 
 @record
@@ -57,7 +59,15 @@ class Skipped(Fieldwise):
     skipped: SkippedQuestion
 
 
-Event = Problem | Unlisted | Found | Rejected | Skipped
+@record
+class Declared(Fieldwise):
+    """The topics and claims a pack declares of its own (namespaced), at its `pack:` key."""
+
+    claims: Claims
+    location: Location
+
+
+Event = Problem | Unlisted | Found | Rejected | Skipped | Declared
 
 
 class FileOutcome(Report):
@@ -94,6 +104,9 @@ class FileOutcome(Report):
     def skipped(self, skipped: SkippedQuestion) -> None:
         self.events.append(Skipped(skipped))
 
+    def declared(self, claims: Claims, location: Location) -> None:
+        self.events.append(Declared(claims, location))
+
 
 def apply(events: Iterable[Event], bank: Bank) -> None:
     """Add one file's outcome to the bank, in the order it happened."""
@@ -105,6 +118,8 @@ def apply(events: Iterable[Event], bank: Bank) -> None:
         elif isinstance(event, Rejected):
             bank.rejected.append(event.question)
             bank.skipped.append(event.skipped)
+        elif isinstance(event, Declared):
+            _declare(bank, event)
         else:
             bank.skipped.append(event.skipped)
 
@@ -116,6 +131,23 @@ def report_problems(events: Iterable[Event], report: Report) -> None:
             report.add(event.diagnostic)
         elif isinstance(event, Unlisted):
             report.count_unlisted(event.path, event.severity, event.count)
+
+
+def _declare(bank: Bank, event: Declared) -> None:
+    """Add a pack's own topics and claims to the bank's: each id once, each claim's topic known
+    (the pack's own, the bundled bank's, or one a pack loaded before declared)."""
+    topics, claims = dict(bank.claims.topics), dict(bank.claims.claims)
+    for kind, mine, known in (("topic", event.claims.topics, topics), ("claim", event.claims.claims, claims)):
+        for name, entry in mine.items():
+            if name in known:
+                bank.report.error(event.location, f"pack {kind} '{name}' is declared twice: another file of the pack declared it first")
+            else:
+                known[name] = entry  # type: ignore[assignment]  # a Topic into topics, a Claim into claims
+    for claim in event.claims.claims.values():
+        if claim.topic not in topics:
+            hint = did_you_mean(claim.topic, list(topics))
+            bank.report.error(event.location, f"pack claim '{claim.id}': unknown topic '{claim.topic}'{hint}")
+    bank.claims = Claims(topics, claims)
 
 
 def _add(bank: Bank, question: QuestionBase | Deferred) -> None:

@@ -1,4 +1,5 @@
-"""`quiz coverage`: which claims the questions cite, per topic and type, and which none cites."""
+"""`quiz coverage`: which claims the questions cite, per topic and type, and which none cites; the
+claims and topics packs declare of their own come after the bundled bank's, under each pack's name."""
 
 from __future__ import annotations
 
@@ -26,8 +27,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.as_json(), ensure_ascii=False, indent=2))
         return 0
+    from quiz.format.claims import namespace_of
+
     width = max(len(claim) for claim in report.claims)
+    pack = None
     for claim, ids in report.claims.items():
+        if namespace_of(claim) != pack:  # a pack's own claims, under its name, after the bank's
+            pack = namespace_of(claim)
+            print(f"\npack {pack}:")
         print(f"{claim:<{width}}  {len(ids):>2}  {', '.join(ids)}")
     print()
     for topic, types in report.topics.items():

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quiz.cli.arguments import CommandError
+
+if TYPE_CHECKING:  # the bank loads lazily, off `quiz --help`'s path
+    from quiz.bank import Bank
 
 DEFAULT_VARIANTS = 3
 
@@ -31,6 +35,11 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
         metavar="N",
         help=f"notes per question whose numbers are drawn, seeds 0 to N-1 (default {DEFAULT_VARIANTS})",
     )
+    parser.add_argument(
+        "--only-packs",
+        action="store_true",
+        help="export only the questions of your packs (--bank and the packs folder), not the bundled bank's",
+    )
     parser.set_defaults(run=run)
 
 
@@ -45,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.output}: an Anki package ends in .apkg", 2)
     languages = ["en", "ja"] if args.lang == "both" else [args.lang]
     skipped: list[str] = []
-    made = list(cards(load(args), languages, args.variants, skipped))
+    bank = load(args)
+    ids = pack_question_ids(bank) if args.only_packs else None
+    if ids is not None and not ids:
+        raise CommandError("--only-packs: no question of a pack loaded; name a pack with --bank PATH")
+    made = list(cards(bank, languages, args.variants, skipped, ids))
     for reason in skipped:
         print(f"quiz: not exported: {reason}", file=sys.stderr)
     try:
@@ -56,3 +69,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     print(f"wrote {len(made)} notes to {args.output}", file=sys.stderr)
     return 0
+
+
+def pack_question_ids(bank: Bank) -> set[str]:
+    """The ids of the questions that come from outside the bundled bank: --bank paths and the packs folder."""
+    from quiz.base import locations
+
+    bundled = locations.bundled_bank_dir().resolve()
+    return {q.id for q in bank.questions.values() if q.source is not None and not q.source.path.resolve().is_relative_to(bundled)}

@@ -7,11 +7,12 @@ Each problem is reported at the field at fault (the `topic` line, the claim in `
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from engine import Fault
 from quiz.base.terminal_text import has_control_characters
-from quiz.format.claims import Claims
+from quiz.format.claims import NAMESPACE, Claims, namespace_of
 from quiz.format.compile import TRACE_STEPS, CompiledQuestion, compile_question, texts_of
 from quiz.format.diagnostics import Location, QuestionReport, Report
 from quiz.format.marks import located
@@ -40,11 +41,12 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
     report = QuestionReport(report, question.id)
     if claims.topics and question.topic not in claims.topics:
         at = located(question, "topic") or where
-        report.error(at, f"unknown topic '{question.topic}'{did_you_mean(question.topic, list(claims.topics))}")
+        known = _declared_by(question.topic, "topics", claims.topics)
+        report.error(at, f"unknown topic '{question.topic}'{known}{did_you_mean(question.topic, list(claims.topics))}")
     for index, ref in enumerate(question.refs):
         if claims.claims and ref not in claims.claims:
             at = located(question, "refs", index) or where
-            report.error(at, f"unknown claim '{ref}' in refs{did_you_mean(ref, list(claims.claims))}")
+            report.error(at, f"unknown claim '{ref}' in refs{_declared_by(ref, 'claims', claims.claims)}{did_you_mean(ref, list(claims.claims))}")
     if isinstance(question, Parametric):
         valid = [f.value for f in Fault]
         for name, spec in question.params.items():
@@ -56,6 +58,20 @@ def check_question(question: QuestionBase, claims: Claims, report: Report) -> Co
     _warn(question, where, report)
     compiled = compile_question(question, report)
     return compiled if report.error_count == errors_before else None
+
+
+def _declared_by(name: str, kind: str, known: Collection[str]) -> str:
+    """For a namespaced topic or claim not found (`rope:R9`), what its pack does declare, or that no
+    pack loaded declares any under that name; for a bare one, the pack's own it may mean (`R1`
+    for `rope:R1`)."""
+    namespace = namespace_of(name)
+    if namespace is None:
+        owned = [k for k in known if k.endswith(NAMESPACE + name)]
+        return f": a pack's own {kind[:-1]} is cited with the pack's name, as {', '.join(owned)}" if owned else ""
+    declared = [k.removeprefix(namespace + NAMESPACE) for k in known if namespace_of(k) == namespace]
+    if declared:
+        return f": pack '{namespace}' declares {kind} {', '.join(declared)}"
+    return f": no pack loaded declares {kind} under '{namespace}{NAMESPACE}' (a pack declares its own under its `pack:` key)"
 
 
 def _check_worked(question: Parametric, where: Location, report: Report) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Final
@@ -108,6 +109,14 @@ class Report:
     def is_full(self, path: Path) -> bool:
         """True once `path` has its share listed: further problems there are only counted."""
         return self._per_file[path] >= MAX_MESSAGES_PER_FILE
+
+    def restricted(self, keep: Callable[[Path], bool]) -> Report:
+        """A copy of this report with only the problems of the files `keep` is true of."""
+        kept = Report()
+        kept._listed = [d for d in self._listed if keep(d.location.path)]
+        kept._per_file = Counter({path: n for path, n in self._per_file.items() if keep(path)})
+        kept._hidden = {path: Counter(counts) for path, counts in self._hidden.items() if keep(path)}
+        return kept
 
     @property
     def diagnostics(self) -> list[Diagnostic]:

@@ -2,7 +2,8 @@
 
 A question is told apart by its `type`: the schema says so with one `if`/`then` per type, so an
 editor checks a question against its own type only and reports "unknown field 'misconceptons'"
-once, not a failure for every type it is not. Topic and claim ids come from claims.yaml; the
+once, not a failure for every type it is not. Topic and claim ids come from claims.yaml (or are a
+pack's own, `rope:R1`); the
 limits on numbers and lists are the ones the loader checks (field metadata, see `check_limits`).
 """
 
@@ -15,10 +16,13 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from quiz.format.claims import NAMESPACE, OWN_ID, PACK_NAME, PackDeclaration
 from quiz.format.convert import Tagged, is_required, yaml_fields
 from quiz.format.limits import COUNT_LIMITS, NUMBER_LIMITS
 
 SCHEMA_ID = "https://attention-quiz.invalid/schema/question-file.json"
+NAMESPACED_CHOICES = ("topics", "claims")
+NAMESPACED_ID = f"^(?:{PACK_NAME.pattern}){NAMESPACE}(?:{OWN_ID.pattern})$"
 _SCALARS: dict[Any, dict[str, Any]] = {
     str: {"type": "string"},
     int: {"type": "integer"},
@@ -34,16 +38,22 @@ def question_file_schema(question_union: Any, choices: Mapping[str, Sequence[str
     """
     builder = _Builder(dict(choices or {}))
     question = builder.schema(question_union)
+    pack_file = {
+        "type": "object",
+        "description": "A pack file: the pack's own topics and claims (`pack`), and its questions.",
+        "properties": {"pack": builder.schema(PackDeclaration), "questions": {"type": "array", "items": question}},
+        "additionalProperties": False,
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "Attention quiz question file",
-        "description": "One question, or a list of questions. See docs/authoring.md.",
+        "description": "One question, a list of questions, or a pack file (pack and questions). See docs/authoring.md.",
         # if/else rather than anyOf: a mistake in a single question is reported once, not also
         # as "is not an array".
         "if": {"type": "array"},
         "then": {"type": "array", "items": question},
-        "else": question,
+        "else": {"if": {"type": "object", "anyOf": [{"required": [key]} for key in ("pack", "questions")]}, "then": pack_file, "else": question},
         "$defs": builder.defs,
     }
 
@@ -125,11 +135,20 @@ class _Builder:
         if "pattern" in meta:
             prop["pattern"] = f"^(?:{meta['pattern']})$"  # JSON Schema patterns search; ids match whole
         ids = self.choices.get(meta.get("choices", ""))
+        allowed = _allowed(meta.get("choices", ""), ids or ())
         if ids and _holds_list(hint):
-            prop["items"] = {"enum": list(ids)}  # beside an anyOf, `items` still applies to the list
+            prop["items"] = allowed  # beside an anyOf, `items` still applies to the list
         elif ids:
-            prop["enum"] = list(ids)
+            prop.update(allowed)
         return prop
+
+
+def _allowed(choices: str, ids: Sequence[str]) -> dict[str, Any]:
+    """The ids a field may take; a topic or claim may also be a pack's own, namespaced (`rope:R1`),
+    which only loading can check (if/else, so a misspelt bundled id still reads "is not one of")."""
+    if choices not in NAMESPACED_CHOICES:
+        return {"enum": list(ids)}
+    return {"if": {"type": "string", "pattern": NAMESPACED_ID}, "then": {}, "else": {"enum": list(ids)}}
 
 
 def _holds_list(hint: Any) -> bool:

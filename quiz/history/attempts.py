@@ -14,7 +14,8 @@ from typing import Any, Final
 from quiz.history.records import AttemptRecord
 
 _COLUMNS: Final = (
-    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock"
+    "id, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration_ms, mock, "
+    "topic, claims"
 )
 _INSERT: Final = f"INSERT INTO attempts ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
@@ -65,13 +66,26 @@ def _row(attempt: AttemptRecord) -> tuple[object, ...]:
     return (
         a.id, a.at_ms, a.question, a.version, a.key, a.seed, a.inputs_json, a.lang, a.mode, a.response,
         float(a.score), a.verdict, a.misconception, a.hints, int(a.revealed), a.duration_ms, a.mock,
+        a.topic, None if a.claims is None else json.dumps(list(a.claims), ensure_ascii=False),
     )  # fmt: skip
 
 
 def _record(row: tuple[Any, ...]) -> AttemptRecord:
     """An attempt from a row of `_COLUMNS` (sqlite3 types its values as Any)."""
-    id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed, duration, mock = row
+    (id_, at_ms, question, version, key, seed, inputs, lang, mode, response, score, verdict, misconception, hints, revealed,
+     duration, mock, topic, claims) = row  # fmt: skip
     return AttemptRecord(
         id_, at_ms, question, version, key, seed, json.loads(inputs), lang, mode, response,
-        score, verdict, misconception, hints, bool(revealed), duration, mock,
+        score, verdict, misconception, hints, bool(revealed), duration, mock, topic, read_claims(claims),
     )  # fmt: skip
+
+
+def read_claims(stored: str | None) -> tuple[str, ...] | None:
+    """An attempt's claims as stored (a JSON list), or None when they were not recorded or do not read as one."""
+    if stored is None:
+        return None
+    try:
+        claims = json.loads(stored)
+    except ValueError:
+        return None
+    return tuple(claims) if isinstance(claims, list) and all(isinstance(c, str) for c in claims) else None

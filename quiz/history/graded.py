@@ -43,4 +43,6 @@ def attempt_from_grade(
         revealed=str(result.verdict) == "revealed",
         duration_ms=None if seconds is None else capped_duration_ms(seconds, question.time),
         mock=mock,
+        topic=question.topic,
+        claims=tuple(question.refs),
     )

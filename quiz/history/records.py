@@ -63,6 +63,10 @@ class AttemptRecord(Fieldwise):
     given to FSRS as the review duration, never turned into a rating."""
     mock: str | None = None
     """The mock interview this attempt was part of (mode `mock` only)."""
+    topic: str | None = None
+    """The question's topic when it was asked (None: recorded before the history kept it)."""
+    claims: tuple[str, ...] | None = None
+    """The claims the question cited when it was asked (None: recorded before the history kept them)."""
 
     def __post_init__(self) -> None:
         for name in ("response", "misconception", "mock"):  # empty text is no text
@@ -150,6 +154,10 @@ def problems(record: AttemptRecord) -> list[str]:
         found.append(f"revealed must be true or false, got {record.revealed!r}")
     if record.duration_ms is not None and (not _is_int(record.duration_ms) or record.duration_ms < 0):
         found.append(f"duration_ms must be a non-negative integer or null, got {record.duration_ms!r}")
+    if record.topic is not None and not isinstance(record.topic, str):
+        found.append("topic must be text or null")
+    if record.claims is not None and not (isinstance(record.claims, tuple) and all(isinstance(c, str) for c in record.claims)):
+        found.append("claims must be a list of texts or null")
     if record.mock is not None and record.mode != Mode.MOCK:
         found.append("only an attempt in mode mock belongs to a mock interview")
     return found

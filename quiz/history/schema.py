@@ -151,7 +151,17 @@ CREATE INDEX pushbacks_by_mock ON pushbacks (mock, at_ms) WHERE mock IS NOT NULL
 CREATE INDEX pushbacks_by_attempt ON pushbacks (attempt);
 """
 
-MIGRATIONS: Final = (VERSION_1, VERSION_2, VERSION_3, VERSION_4)
+VERSION_5: Final = """
+-- The question's topic and claims when it was asked, so the statistics place an attempt even
+-- when the pack its question came from is not loaded; NULL in attempts recorded before v5 (the
+-- statistics take those from the bank). Indexed with what the statistics sum, so they read
+-- the index alone.
+ALTER TABLE attempts ADD COLUMN topic TEXT;
+ALTER TABLE attempts ADD COLUMN claims TEXT;  -- JSON list of claim ids
+CREATE INDEX attempts_by_placing ON attempts (question, topic, claims, at_ms, score, verdict);
+"""
+
+MIGRATIONS: Final = (VERSION_1, VERSION_2, VERSION_3, VERSION_4, VERSION_5)
 """MIGRATIONS[n] takes a file from version n to version n + 1."""
 CURRENT: Final = len(MIGRATIONS)
 

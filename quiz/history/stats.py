@@ -1,8 +1,10 @@
 """Statistics of the learner's history, for the statistics screen, the status line and `quiz stats`.
 
-Computed in SQL over the attempts and cards; the caller gives the catalogue (question id → topic
-and claims, from the bank) and the clock. Days are the learner's local days: `now`'s UTC offset
-sets where a day begins. A question not reached in a mock interview counts nowhere here.
+Computed in SQL over the attempts and cards; an attempt counts under the topic and claims recorded
+with it, and one recorded before the history kept them (schema v4 and older) under those of the
+catalogue the caller gives (question id → topic and claims, from the bank), with the clock. Days
+are the learner's local days: `now`'s UTC offset sets where a day begins. A question not reached
+in a mock interview counts nowhere here.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
+from quiz.history.attempts import read_claims
 from quiz.history.cards import REVIEWED
 from quiz.history.records import local_now, to_ms
 from quiz.history.scheduling import PASS_MARK
@@ -248,24 +251,27 @@ def streak_days(history: History, now: datetime | None = None) -> int:
 
 
 def _by_topic_and_claim(history: History, catalogue: Mapping[str, QuestionInfo], clock: _Clock) -> tuple[dict[str, Window], dict[str, Window]]:
-    # All time in one pass over the question index, three sums an attempt; the last 30 days
-    # apart, from the time index (so the pass over everything does not compute six).
-    tally = f"SELECT question, count(*), total(score), total(score >= :pass) FROM attempts WHERE {REVIEWED} AND at_ms <= :now"
+    # All time in one pass over the placing index, three sums an attempt; the last 30 days apart,
+    # from the time index (so the pass over everything does not compute six). An attempt counts
+    # under the topic and claims recorded with it; one recorded before they were (NULL) under
+    # those the bank gives its question now.
+    tally = f"SELECT question, topic, claims, count(*), total(score), total(score >= :pass) FROM attempts WHERE {REVIEWED} AND at_ms <= :now"
     params = {"pass": PASS_MARK, "now": clock.now_ms, "start": clock.day_start_ms(clock.today - RECENT_DAYS + 1)}
-    all_time = history.read(f"{tally} GROUP BY question", params)
-    recent_rows = history.read(f"{tally} AND at_ms >= :start GROUP BY question", params)
-    recent = {question: Tally(count, total, int(passed)) for question, count, total, passed in recent_rows}
+    all_time = history.read(f"{tally} GROUP BY question, topic, claims", params)
+    recent_rows = history.read(f"{tally} AND at_ms >= :start GROUP BY question, topic, claims", params)
+    recent = {(question, topic, claims): Tally(count, total, int(passed)) for question, topic, claims, count, total, passed in recent_rows}
     topics: dict[str, Window] = {}
-    claims: dict[str, Window] = {}
-    for question, count, total, passed in all_time:
-        info = catalogue.get(question)
-        if info is None:  # no longer in the bank: its topic and claims are unknown
+    by_claim: dict[str, Window] = {}
+    for question, topic, claims, count, total, passed in all_time:
+        recorded = read_claims(claims)
+        info = QuestionInfo(topic, recorded or ()) if topic is not None else catalogue.get(question)
+        if info is None:  # recorded before v5 and no longer in the bank: its topic and claims are unknown
             continue
-        window = Window(recent.get(question, Tally()), Tally(count, total, int(passed)))
+        window = Window(recent.get((question, topic, claims), Tally()), Tally(count, total, int(passed)))
         topics[info.topic] = topics.get(info.topic, Window()) + window
         for claim in info.claims:
-            claims[claim] = claims.get(claim, Window()) + window
-    return dict(sorted(topics.items())), dict(sorted(claims.items()))
+            by_claim[claim] = by_claim.get(claim, Window()) + window
+    return dict(sorted(topics.items())), dict(sorted(by_claim.items()))
 
 
 def _calendar_and_trend(history: History, clock: _Clock) -> tuple[tuple[tuple[date, int], ...], tuple[tuple[date, float], ...]]:

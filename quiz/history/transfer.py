@@ -38,8 +38,10 @@ FORMAT_VERSION: Final = 1
 FORMATS: Final = ("jsonl", "csv")
 FIELDS: Final = (
     "format", "id", "at", "question", "version", "key", "seed", "inputs", "lang", "mode", "mock",
-    "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy",
+    "response", "score", "verdict", "misconception", "hints", "revealed", "duration_ms", "easy", "topic", "claims",
 )  # fmt: skip
+PLACING: Final = ("topic", "claims")
+"""Fields an export written before the history kept them (quiz history v4) lacks: they import as unknown."""
 BOM: Final = "\ufeff"
 FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r", "'")
 """What makes a spreadsheet read a CSV cell as a formula (CSV injection), and the quote that marks one
@@ -86,6 +88,7 @@ def exported(attempt: AttemptRecord, easy: bool) -> dict[str, Any]:
         "lang": attempt.lang, "mode": attempt.mode, "mock": attempt.mock, "response": attempt.response,
         "score": attempt.score, "verdict": attempt.verdict, "misconception": attempt.misconception,
         "hints": attempt.hints, "revealed": attempt.revealed, "duration_ms": attempt.duration_ms, "easy": easy,
+        "topic": attempt.topic, "claims": None if attempt.claims is None else list(attempt.claims),
     }  # fmt: skip
 
 
@@ -165,7 +168,7 @@ def _csv_cell(name: str, value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    if name == "inputs":
+    if name in ("inputs", "claims"):
         return canonical_json(value)
     return repr(value) if isinstance(value, float) else str(value)
 
@@ -193,7 +196,7 @@ def _csv(text: str) -> Iterator[tuple[AttemptRecord, bool]]:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
-        if header is None or sorted(header) != sorted(FIELDS):
+        if header is None or sorted(header) not in (sorted(FIELDS), sorted(set(FIELDS) - set(PLACING))):
             raise ImportProblem(1, f"the first line must name the columns: {','.join(FIELDS)}")
         start = reader.line_num + 1
         for row in reader:
@@ -218,6 +221,9 @@ def _from_cells(line: int, cells: Mapping[str, str]) -> dict[str, Any]:
     except ValueError as exc:
         raise ImportProblem(line, f"a number cannot be read ({exc})") from None
     record["inputs"] = _json(line, cells["inputs"], "the inputs cannot be read")
+    if "topic" in cells:  # an export written before the history kept topics has neither column
+        record["topic"] = cells["topic"] or None
+        record["claims"] = _json(line, cells["claims"], "the claims cannot be read") if cells["claims"] else None
     for name in ("revealed", "easy"):
         if cells[name] not in ("true", "false"):
             raise ImportProblem(line, f"{name} must be true or false, got {cells[name]!r}")
@@ -228,7 +234,7 @@ def _from_cells(line: int, cells: Mapping[str, str]) -> dict[str, Any]:
 def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]:
     if record.get("format") != FORMAT_VERSION:
         raise ImportProblem(line, f"format {record.get('format')!r} is not one this quiz reads (it reads format {FORMAT_VERSION})")
-    missing, unknown = set(FIELDS) - record.keys(), record.keys() - set(FIELDS)
+    missing, unknown = set(FIELDS) - set(PLACING) - record.keys(), record.keys() - set(FIELDS)
     if missing or unknown:
         what = [f"missing {', '.join(sorted(missing))}"] * bool(missing) + [f"unknown {', '.join(sorted(unknown))}"] * bool(unknown)
         raise ImportProblem(line, "; ".join(what))
@@ -248,8 +254,9 @@ def _attempt(line: int, record: Mapping[str, Any]) -> tuple[AttemptRecord, bool]
         raise ImportProblem(line, f"at {record['at']!r} is after the year {LAST_YEAR} in UTC: no attempt was made then")
     if _depth(record["inputs"]) > MAX_INPUT_DEPTH:
         raise ImportProblem(line, f"the inputs are nested more than {MAX_INPUT_DEPTH} levels deep")
-    fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy")}
-    attempt = AttemptRecord(at_ms=to_ms(at), **fields)
+    fields = {name: record[name] for name in FIELDS if name not in ("format", "at", "easy", *PLACING)}
+    claims = record.get("claims")  # a list in JSON; anything else is for `problems` to name
+    attempt = AttemptRecord(at_ms=to_ms(at), **fields, topic=record.get("topic"), claims=tuple(claims) if isinstance(claims, list) else claims)
     found = problems(attempt)
     if not isinstance(record["easy"], bool):
         found.append(f"easy must be true or false, got {record['easy']!r}")

@@ -425,7 +425,7 @@ class MockSession:
         if len(levels) != points or any(level not in LEVELS for level in levels):
             raise ValueError(f"give one of {', '.join(LEVELS)} for each of the {points} checklist points, got {list(levels)}")
         graded = replace(row, levels=levels, graded_ms=self._now_ms())
-        attempt = spoken_attempt(graded)
+        attempt = spoken_attempt(graded, variant.question)
         self._spoken[index] = graded
         self._attempts.append(attempt)
         self.recorder.self_grade(graded, attempt)
@@ -467,6 +467,7 @@ class MockSession:
             id=new_attempt_id(), at_ms=self._now_ms(), question=question.id, version=question.version, key=variant.key,
             seed=variant.seed, inputs=variant.inputs, lang=self.lang, mode=Mode.MOCK, response=typed, score=0.0, verdict=verdict,
             duration_ms=None if seconds is None else capped_duration_ms(seconds, question.time), mock=self.mock_id,
+            topic=question.topic, claims=tuple(question.refs),
         )  # fmt: skip
 
     def _variant(self, question_id: str, seed: int) -> Variant | None:

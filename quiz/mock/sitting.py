@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any, TypeGuard
 
+from quiz.format.model import QuestionBase
 from quiz.grading.result import verdict_for
 from quiz.history.mocks import MockRow, SpokenRow, self_grade_score
 from quiz.history.records import AttemptRecord, Mode
@@ -13,14 +14,15 @@ from quiz.mock.compose import MockPlan, PlannedQuestion
 from quiz.mock.options import MockOptions, MockOptionsError
 
 
-def spoken_attempt(row: SpokenRow) -> AttemptRecord:
-    """The attempt a self-graded spoken answer becomes: its id, time and notes, the levels' score."""
+def spoken_attempt(row: SpokenRow, question: QuestionBase) -> AttemptRecord:
+    """The attempt a self-graded spoken answer to `question` becomes: its id, time and notes, the
+    levels' score, and the question's topic and claims."""
     assert row.levels is not None
     score = self_grade_score(row.levels)
     return AttemptRecord(
         id=row.id, at_ms=row.at_ms, question=row.question, version=row.version, key=row.key, seed=row.seed, inputs=row.inputs,
         lang=row.lang, mode=Mode.MOCK, response=row.notes, score=score, verdict=str(verdict_for(score)),
-        duration_ms=row.duration_ms, mock=row.mock,
+        duration_ms=row.duration_ms, mock=row.mock, topic=question.topic, claims=tuple(question.refs),
     )  # fmt: skip
 
 

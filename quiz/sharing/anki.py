@@ -1,4 +1,5 @@
-"""Export the bank as an Anki deck (.apkg): one note per question, variant and language.
+"""Export the bank as an Anki deck (.apkg): one note per question, variant and language (a
+variant whose note would read as an earlier one's is left out).
 
 The same bank gives the same file, byte for byte: the model and deck ids are fixed, each
 note's GUID comes from its variant key and language (so importing a newer export updates the
@@ -12,7 +13,7 @@ import io
 import sqlite3
 import tempfile
 import zipfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
@@ -73,17 +74,24 @@ class Card:
         return guid
 
 
-def cards(bank: Bank, languages: Sequence[str], variants: int, skipped: list[str]) -> Iterator[Card]:
-    """The cards of every question of `bank` that compiles: `variants` seeds of a question whose
-    numbers are drawn (seeds 0 to variants − 1), one of any other; each in every language.
-    Questions or variants that cannot be made are named in `skipped`; once one variant of a
-    question runs out of a budget, its other seeds are left out (each would spend as much)."""
+def cards(
+    bank: Bank, languages: Sequence[str], variants: int, skipped: list[str], ids: Collection[str] | None = None
+) -> Iterator[Card]:
+    """The cards of every question of `bank` (or only those of `ids`) that compiles: `variants`
+    seeds of a question whose numbers are drawn (seeds 0 to variants − 1), one of any other; each
+    in every language. A seed whose card reads as an earlier seed's is left out: a code question's
+    seeds draw only its checks' inputs, which no card shows. Questions or variants that cannot be
+    made are named in `skipped`; once one variant of a question runs out of a budget, its other
+    seeds are left out (each would spend as much)."""
     for question_id, question in bank.questions.items():
+        if ids is not None and question_id not in ids:
+            continue
         compiled = bank.compiled(question_id)
         if compiled is None:
             skipped.append(f"{question_id}: has errors (quiz validate says which)")
             continue
         seeds = range(variants) if question.is_parametric else range(1)
+        made: set[tuple[str, str, str]] = set()  # (language, front, back) of this question's cards so far
         for seed in seeds:
             try:
                 variant = make_variant(compiled, seed)
@@ -94,7 +102,10 @@ def cards(bank: Bank, languages: Sequence[str], variants: int, skipped: list[str
                     break
                 continue
             for lang in languages:
-                yield _card(variant, lang)
+                card = _card(variant, lang)
+                if (lang, card.front, card.back) not in made:
+                    made.add((lang, card.front, card.back))
+                    yield card
             if variant.budget.out_of_time():  # its texts used up the variant's time
                 _leave_out(question_id, seed, seeds, skipped)
                 break

@@ -1,14 +1,18 @@
 """`quiz export-anki`: the .apkg opened as Anki would, its notes, fields and GUIDs, byte for byte stable."""
 
+import json
 import sqlite3
 import zipfile
+from pathlib import Path
 
 import genanki
 import pytest
 
 from quiz.bank import load_bank
 from quiz.cli.main import main
+from quiz.render.plain_data import json_ready
 from quiz.sharing.anki import DECK_ID, GUID_PREFIX, MODEL_ID
+from quiz.types.draw import make_variant
 
 pytestmark = pytest.mark.slow  # whole Anki decks built and reopened
 
@@ -82,11 +86,20 @@ def notes(apkg):
     return {flds.split("\x1f")[0] + "/" + guid: (guid, *flds.split("\x1f"), tags.split()) for guid, flds, tags, _ in rows}
 
 
+def distinct_draws(bank, question, seeds):
+    """How many different cards the first `seeds` seeds of `question` give: one per different draw
+    of its numbers; one for a code question, whose seeds draw only its checks' inputs."""
+    if question.type == "code" or not question.is_parametric:
+        return 1
+    compiled = bank.compiled(question.id)
+    return len({json.dumps(json_ready(make_variant(compiled, seed).inputs), sort_keys=True) for seed in range(seeds)})
+
+
 def test_one_note_per_question_variant_and_language(tmp_path, pack):
     apkg = export(tmp_path, pack, "deck.apkg", "--lang", "both", "--variants", "4")
     found = notes(apkg)
     bank = load_bank(extra=[pack])
-    expected = 2 * sum(4 if q.is_parametric else 1 for q in bank.questions.values())
+    expected = 2 * sum(distinct_draws(bank, q, 4) for q in bank.questions.values())
     assert len(found) == expected
     keys = [key for _, key, *_ in found.values()]
     assert sorted(k for k in keys if k.startswith("anki-")) == sorted(
@@ -135,6 +148,27 @@ def test_guids_are_stable_from_id_seed_and_language_and_files_are_byte_identical
     assert guids[("anki-number#1", "lang::en")] == genanki.guid_for(GUID_PREFIX, "anki-number#1", "en")
     assert guids[("anki-number#1", "lang::en")] != guids[("anki-number#1", "lang::ja")]
     assert len(set(guids.values())) == len(guids)
+
+
+def test_only_packs_exports_just_the_packs_questions_and_every_note_is_distinct(tmp_path, pack):
+    code_pack = Path(__file__).parents[1] / "fixtures" / "code" / "code.yaml"
+    out = tmp_path / "packs.apkg"
+    assert main(["export-anki", "--bank", str(pack), "--bank", str(code_pack), "--only-packs", "--lang", "both", "-o", str(out)]) == 0
+    found = notes(out)
+    pack_ids = {q.id for q in load_bank([pack, code_pack]).questions.values()}
+    code_ids = {q.id for q in load_bank([code_pack]).questions.values()}
+    assert {key.split("#")[0] for _, key, *_ in found.values()} == pack_ids
+    for question_id in code_ids:  # one note per language, not one per seed that reads the same
+        assert sorted(tags[3] for _, key, _, _, tags in found.values() if key.split("#")[0] == question_id) == ["lang::en", "lang::ja"]
+    sides = [(front, back) for _, _, front, back, _ in found.values()]
+    assert len(set(sides)) == len(sides)
+    assert len([key for _, key, *_ in found.values() if key.startswith("anki-number#")]) == 2 * 3  # drawn numbers: a note each
+
+
+def test_only_packs_without_a_pack_says_so(capsys, tmp_path):
+    assert main(["export-anki", "--only-packs", "-o", str(tmp_path / "deck.apkg")]) == 1
+    assert "--only-packs: no question of a pack loaded; name a pack with --bank PATH" in capsys.readouterr().err
+    assert not (tmp_path / "deck.apkg").exists()
 
 
 @pytest.mark.parametrize("kind", ["file", "symlink", "dangling-symlink"])

@@ -124,6 +124,67 @@ def test_show_json_has_the_documented_keys(capsys, pack):
     assert data["tolerance"]["rule"] == "Accepted when |your answer − key| ≤ 0.0005 + 0.5% of |key|."  # one number
 
 
+CHAIN = """\
+- id: chain-start
+  type: truefalse
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "Softmax rows sum to $1$.", ja: "softmax の各行の和は $1$ です。"}
+  explanation: {en: They do., ja: そのとおりです。}
+  answer: true
+  follow_ups: [{id: chain-right, when: right}, {id: chain-wrong, when: wrong}]
+- id: chain-right
+  type: truefalse
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "Adding $c$ to every score leaves the weights unchanged.", ja: "すべてのスコアに $c$ を足しても重みは変わりません。"}
+  explanation: {en: It does., ja: 変わりません。}
+  answer: true
+  follow_ups: [chain-deeper]
+- id: chain-deeper
+  type: truefalse
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "Doubling every score leaves the weights unchanged.", ja: "すべてのスコアを 2 倍しても重みは変わりません。"}
+  explanation: {en: It sharpens them., ja: 重みは鋭くなります。}
+  answer: false
+- id: chain-wrong
+  type: truefalse
+  topic: softmax
+  refs: [C6]
+  prompt: {en: "Every weight is positive.", ja: "どの重みも正です。"}
+  explanation: {en: Each is an exponential over a sum., ja: 指数関数を和で割った値です。}
+  answer: true
+"""
+
+
+def test_show_gives_the_follow_up_chain_in_either_language_and_in_json(capsys, tmp_path):
+    chain = tmp_path / "chain.yaml"
+    chain.write_text(CHAIN, encoding="utf-8")
+    code, out, _ = run(capsys, "show", "chain-start", "--bank", str(chain))
+    assert code == 0
+    assert out.splitlines()[-4:] == [
+        "Follow-ups (what an interviewer asks next, to probe deeper):",
+        "- chain-right (if the answer is right): Adding c to every score leaves the weights unchanged.",
+        "  - chain-deeper: Doubling every score leaves the weights unchanged.",
+        "- chain-wrong (if the answer is wrong): Every weight is positive.",
+    ]
+    _, out, _ = run(capsys, "show", "chain-start", "--lang", "ja", "--bank", str(chain))
+    assert out.splitlines()[-4:] == [
+        "追加の質問（面接官が次に聞いて理解を深く確かめる質問）：",
+        "- chain-right （正答だった場合）: すべてのスコアに c を足しても重みは変わりません。",
+        "  - chain-deeper: すべてのスコアを 2 倍しても重みは変わりません。",
+        "- chain-wrong （誤答だった場合）: どの重みも正です。",
+    ]
+    data = json.loads(run(capsys, "show", "chain-start", "--json", "--bank", str(chain))[1])
+    assert data["follow_ups"] == [
+        {"id": "chain-right", "when": "right", "follow_ups": [{"id": "chain-deeper", "when": "any", "follow_ups": []}]},
+        {"id": "chain-wrong", "when": "wrong", "follow_ups": []},
+    ]
+    _, out, _ = run(capsys, "show", "chain-deeper", "--bank", str(chain))
+    assert "Follow-ups" not in out
+
+
 def test_the_tolerance_rule_speaks_of_elements_only_for_vectors_and_matrices(capsys):
     for key, elements in (("softmax-jacobian-entry#1", False), ("two-key-scaled-weights", True), ("causal-weights-3x3#1", True)):
         rule = json.loads(run(capsys, "show", key, "--json")[1])["tolerance"]["rule"]
@@ -380,3 +441,17 @@ def test_a_worked_entry_must_name_a_value_the_question_computes(capsys, tmp_path
         f"{path}:15:5: error: labelled: worked: 'run.weight' is not a parameter, a derived value or a step of an attention run (run.weights)"
         " (did you mean 'run.weights'?)"
     ) in out
+
+
+def test_coverage_shows_a_packs_own_claims_and_topic_beside_the_banks(capsys):
+    own = Path(__file__).parents[1] / "fixtures" / "own-claims"
+    code, out, _ = run(capsys, "coverage", "--bank", str(own))
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("pack rope:")
+    assert lines[start - 1] == "" and lines[start - 2].startswith("Y")  # after the bank's last claim
+    assert [" ".join(line.split()) for line in lines[start + 1 : start + 3]] == ["rope:R1 1 rope-pair-angle", "rope:R2 1 rope-offset-only"]
+    assert "rope:rotary: 1 questions (number 1; level 1: 1)" in lines
+    data = json.loads(run(capsys, "coverage", "--json", "--bank", str(own))[1])
+    assert data["claims"]["rope:R1"] == ["rope-pair-angle"] and data["topics"]["rope:rotary"]["questions"] == 1
+    assert "pack rope:" not in run(capsys, "coverage")[1]

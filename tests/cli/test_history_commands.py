@@ -198,3 +198,30 @@ def test_control_characters_in_an_imported_attempt_never_reach_the_terminal(caps
         assert code == 0, (argv, err)
         assert not any(ch in out + err for ch in "\x1b\x07\x9b"), argv
     assert "cleared" in run(capsys, "history", "--json")[1]
+
+
+def test_stats_without_bank_still_place_a_packs_attempts_under_the_topic_and_claims_they_were_recorded_with(capsys, tmp_path):
+    """Issue 32: an attempt at a pack's question vanished from the topic and claim tables once the
+    pack was not loaded; the history now records the question's topic and claims with it."""
+    pack = tmp_path / "pack.yaml"
+    pack.write_text(
+        """\
+id: pack-only-weights
+type: number
+topic: implementation
+refs: [C2, B4]
+prompt: {en: "p_1 for scores [2, 0]?", ja: "スコア [2, 0] の p_1 は？"}
+explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}
+answer: softmax([2, 0])[0]
+""",
+        encoding="utf-8",
+    )
+    code, _, err = run(capsys, "grade", "pack-only-weights", "--answer", "0.8808", "--record", "--bank", str(pack))
+    assert code == 0, err
+    with_pack = json.loads(run(capsys, "stats", "--json", "--bank", str(pack))[1])
+    without = json.loads(run(capsys, "stats", "--json")[1])
+    assert without["topics"] == with_pack["topics"] and without["claims"] == with_pack["claims"]
+    assert without["topics"]["implementation"]["attempts"] == 1 and without["topics"]["implementation"]["mean_score"] == 1.0
+    assert set(without["claims"]) == {"C2", "B4"}
+    [saved] = [a for a in stored().attempts() if a.question == "pack-only-weights"]
+    assert (saved.topic, saved.claims) == ("implementation", ("C2", "B4"))

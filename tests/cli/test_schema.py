@@ -49,8 +49,8 @@ def test_an_unknown_type_is_one_error_listing_the_types(validator):
 def test_topics_claims_and_faults_are_the_ids_claims_yaml_and_the_engine_know(validator):
     claims = load_claims(locations.bundled_bank_dir() / "claims.yaml", Report())
     schema = validator.schema["$defs"]["NumberQuestion"]["properties"]
-    assert schema["topic"]["enum"] == list(claims.topics)
-    assert schema["refs"]["items"]["enum"] == list(claims.claims)
+    assert schema["topic"]["else"]["enum"] == list(claims.topics)
+    assert schema["refs"]["items"]["else"]["enum"] == list(claims.claims)
     assert messages(validator, {**NUMBER, "topic": "sofmax"})[0].startswith("'sofmax' is not one of")
     assert messages(validator, {**NUMBER, "refs": ["C6", "Q1"]})[0].startswith("'Q1' is not one of")
     fault = {**NUMBER, "params": {"f": {"fault": ["missing_scale", "doubel_scale"]}}}
@@ -132,3 +132,11 @@ def test_order_item_ids_and_critical_pairs_agree_too(validator, tmp_path):
         path.write_text(yaml.safe_dump(question), encoding="utf-8")
         bank = load_bank([path])
         assert (bank.report.errors == [] and "o" in bank.questions) is valid, (change, [str(e) for e in bank.report.errors])
+
+
+def test_a_pack_file_with_its_own_claims_passes_the_schema_and_its_misspelt_keys_do_not(validator):
+    pack = yaml.safe_load((locations.bundled_bank_dir().parent / "tests" / "fixtures" / "own-claims" / "rope.yaml").read_text(encoding="utf-8"))
+    assert messages(validator, pack) == []
+    assert messages(validator, {**pack, "question": []}) == ["Additional properties are not allowed ('question' was unexpected)"]
+    assert messages(validator, {"pack": {**pack["pack"], "nmae": "x"}})[0].startswith("Additional properties are not allowed")
+    assert messages(validator, {**NUMBER, "refs": ["rope:R1"], "topic": "rope:rotary"}) == []  # only loading knows a pack's own

@@ -392,3 +392,123 @@ def test_a_code_question_whose_chosen_checks_accept_a_wrong_solution_fails_valid
         assert code == 1 and len(accepted) == 1
         line, message = accepted[0]
         assert line == 10 and found in message and "add causal_leak to checks" in message
+
+
+BUNDLED_ID = "cross-attention-shapes"  # a question of questions/attention.yaml
+
+
+def weight_question(question_id, more=""):
+    """A fixed question with the id given, and `more` lines of YAML after its fields."""
+    return (
+        f"id: {question_id}\ntype: number\ntopic: softmax\nrefs: [C6]\n"
+        'prompt: {en: "Weight?", ja: "重みは？"}\n'
+        'explanation: {en: "It is {{ answer }}.", ja: "{{ answer }} です。"}\n'
+        f"answer: softmax(array([1, 0]))[0]\n{more}"
+    )
+
+
+def test_a_pack_is_checked_with_the_bundled_bank_an_id_it_holds_is_an_error_naming_both_files(capsys, tmp_path):
+    path = write(tmp_path, weight_question(BUNDLED_ID))
+    code, found = validate(capsys, path, "--seeds", "0")
+    bundled = load_bank().questions[BUNDLED_ID].source
+    assert code == 1
+    assert found == [(1, "error", f"question id '{BUNDLED_ID}' is defined twice: first at {bundled}, again here")]
+    assert bundled is not None and bundled.path.name == "attention.yaml"
+
+
+def test_a_follow_up_to_a_bundled_question_resolves_and_only_the_packs_own_questions_are_counted(capsys, tmp_path):
+    path = write(tmp_path, weight_question("leads-to-bundled", f"follow_ups: [{BUNDLED_ID}]\n"))
+    code = main(["validate", "--seeds", "0", str(path)])
+    assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
+    assert code == 0
+    assert validate(capsys, path, "--seeds", "0") == (0, [])
+    broken = write(tmp_path, path.read_text(encoding="utf-8").replace(BUNDLED_ID, BUNDLED_ID + "s"), "broken.yaml")
+    assert validate(capsys, broken, "--seeds", "0")[1] == [
+        (8, "error", f"leads-to-bundled: follow_ups: no question '{BUNDLED_ID}s' in the bank (did you mean '{BUNDLED_ID}'?)")
+    ]
+
+
+OWN_CLAIMS = Path(__file__).parents[1] / "fixtures" / "own-claims"
+
+
+def test_a_pack_with_claims_and_a_topic_of_its_own_validates_clean_and_its_questions_cite_them_namespaced(capsys):
+    assert validate(capsys, OWN_CLAIMS, "--strict") == (0, [])
+    bank = load_bank(extra=[OWN_CLAIMS])
+    assert bank.claims.topics["rope:rotary"].label("ja") == "回転位置埋め込み（RoPE）"
+    assert bank.claims.claims["rope:R1"].topic == "rope:rotary" and bank.claims.claims["rope:R2"].topic == "positions"
+    assert bank.claims.claims["rope:R2"].label("en").startswith("After RoPE, a query–key score")
+    assert main(["list", "--claim", "rope:R1", "--bank", str(OWN_CLAIMS)]) == 0
+    assert capsys.readouterr().out.startswith("rope-pair-angle ")
+
+
+def test_an_undeclared_namespaced_claim_or_topic_is_an_error_saying_what_the_pack_declares_with_a_suggestion(capsys, tmp_path):
+    declaration = (OWN_CLAIMS / "rope.yaml").read_text(encoding="utf-8").split("questions:")[0]
+    path = write(
+        tmp_path,
+        declaration
+        + dedent(
+            """\
+            questions:
+              - id: cites-badly
+                type: truefalse
+                topic: rope:rotery
+                refs: [rope:R3, ropes:R1, R1]
+                answer: true
+                prompt: {en: "RoPE rotates pairs.", ja: "RoPE はペアを回転させます。"}
+                explanation: {en: It does., ja: そのとおりです。}
+            """
+        ),
+    )
+    code, found = validate(capsys, path, "--seeds", "0")
+    assert code == 1
+    assert found == [
+        (21, "error", "cites-badly: unknown topic 'rope:rotery': pack 'rope' declares topics rotary (did you mean 'rope:rotary'?)"),
+        (22, "error", "cites-badly: unknown claim 'rope:R3' in refs: pack 'rope' declares claims R1, R2 (did you mean 'rope:R2'?)"),
+        (22, "error", "cites-badly: unknown claim 'ropes:R1' in refs: no pack loaded declares claims under 'ropes:' "
+         "(a pack declares its own under its `pack:` key) (did you mean 'rope:R1'?)"),
+        (22, "error", "cites-badly: unknown claim 'R1' in refs: a pack's own claim is cited with the pack's name, as rope:R1"),
+    ]
+
+
+def test_a_bad_pack_declaration_is_reported_at_its_line_and_costs_only_itself(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        """\
+        pack:
+          name: Rope Pack
+          topics:
+            - {id: "rope:rotary", en: Rotary, ja: 回転}
+          claims:
+            - {id: R1, topic: positons, en: One., ja: 一つ目。}
+            - {id: R1, topic: positions, en: Again., ja: もう一度。}
+            - {id: R2, topic: positions, en: No Japanese.}
+        question:
+          - id: x
+        """,
+    )
+    code, found = validate(capsys, path, "--seeds", "0")
+    assert code == 1
+    assert found == [
+        (2, "error", "pack name 'Rope Pack' must be lower-case letters, digits, - or _ (at most 40), starting with a letter"),
+        (4, "error", "pack topic 'rope:rotary': write its id bare (letters, digits, . - _): it is cited as 'Rope Pack:<id>'"),
+        (8, "error", "claim: missing required field 'ja'"),
+        (9, "error", "unknown key 'question' in a pack file (did you mean 'questions'?); it holds pack and questions"),
+    ]
+    fixed = write(tmp_path, path.read_text(encoding="utf-8").replace("Rope Pack", "rope").replace('"rope:rotary"', "rotary")
+                  .replace("en: No Japanese.}", "en: No Japanese., ja: 日本語。}").replace("question:\n  - id: x\n", ""), "fixed.yaml")
+    assert validate(capsys, fixed, "--seeds", "0")[1] == [(7, "error", "pack claim 'R1' is declared twice")]
+    fixed.write_text(fixed.read_text(encoding="utf-8").replace("id: R1, topic: positions", "id: R3, topic: positions"), encoding="utf-8")
+    assert validate(capsys, fixed, "--seeds", "0")[1] == [(1, "error", "pack claim 'rope:R1': unknown topic 'positons' (did you mean 'positions'?)")]
+
+
+def test_a_pack_in_the_packs_folder_is_checked_once_in_its_place_and_the_folders_other_packs_are_context(capsys):
+    from quiz.base import locations
+
+    folder = locations.user_packs_dir()
+    folder.mkdir(parents=True)
+    mine = write(folder, weight_question("mine", "follow_ups: [theirs]\n"), "a-mine.yaml")
+    write(folder, weight_question("theirs"), "b-theirs.yaml")  # a follow-up to another pack of the folder resolves
+    write(folder, weight_question("mine"), "c-clash.yaml")  # loads after mine: its copy is the one skipped
+    code = main(["validate", "--seeds", "0", str(mine)])
+    assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
+    assert code == 0

@@ -114,3 +114,41 @@ def test_a_file_too_large_to_load_is_watched_without_reading_it_all(tmp_path):
     assert list(first) == [big]
     big.write_text(GOOD, encoding="utf-8")
     assert snapshot([pack])[big] != first[big]  # once it can be read, it has changed
+
+
+WEAK = """\
+- id: weak-scale
+  type: number
+  topic: scaling
+  refs: [B4]
+  params:
+    s: {integer: [2, 40]}
+  answer: s / 2
+  tolerance: {atol: 100}
+  prompt: {en: "Score $s = {{ s }}$ and $d_k = 4$: the scaled score?", ja: "スコア $s = {{ s }}$、$d_k = 4$ のときスケーリング後のスコアは？"}
+  explanation: {en: "It is $s/2 = {{ answer }}$.", ja: "$s/2 = {{ answer }}$ です。"}
+"""
+BROKEN = """\
+- id: broken-yaml
+  type: truefalse
+  topic: scaling
+  refs: [B1]
+  prompt: {en: Scaling flattens attention., ja: スケーリングは注意を平らにする。}
+  answer: false
+  explanation: {en: "It keeps the variance near one., ja: 分散を 1 付近に保つためです。}
+"""
+
+
+def test_broken_yaml_in_one_question_leaves_the_others_self_tested_so_every_error_shows_at_once(tmp_path):
+    """Issue 32: one question's broken YAML (an unclosed quote) lost the whole file, so the other
+    questions' self-test findings only showed once it was fixed."""
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    path = pack / "mixed.yaml"
+    path.write_text(GOOD.replace("id: w", "- id: w").replace("\n", "\n  ").rstrip() + "\n" + BROKEN + WEAK, encoding="utf-8")
+    out = io.StringIO()
+    watch([pack], lambda: validate_packs([pack], seeds=5), out, sleep=lambda _: None, rounds=0)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"{path}:15:1: error: invalid YAML: found unexpected end of stream (a quote or bracket opened above is never closed)"
+    assert lines[1].startswith(f"{path}:22:3: error: weak-scale: self-test: ") and "tighten the tolerance" in lines[1]
+    assert lines[2:] == ["checked 2 questions in 1 file: 2 errors, 0 warnings", "watching 1 file; Ctrl+C stops"]

@@ -13,8 +13,9 @@ from quiz.models.registry import TYPE_NAMES
 
 GUIDE = ROOT / "docs" / "authoring.md"
 TEXT = GUIDE.read_text(encoding="utf-8")
-# Whole question files start with `id:` (or `- id:` for a list); other blocks are fragments.
-EXAMPLES = re.findall(r"```yaml\n((?:- )?id:.*?)```", TEXT, flags=re.S)
+# Whole question files start with `id:` (or `- id:` for a list, `pack:` for a pack file); other
+# blocks are fragments.
+EXAMPLES = re.findall(r"```yaml\n((?:(?:- )?id:|pack:).*?)```", TEXT, flags=re.S)
 
 
 def test_the_guide_has_an_example_of_every_type():

@@ -132,6 +132,17 @@ def test_a_warm_load_of_packs_with_errors_reports_exactly_what_a_cold_one_does(t
     assert warm.rejected == cold.rejected
 
 
+def test_a_packs_own_claims_and_topics_come_back_from_a_warm_cache_as_a_cold_load_gives_them(tmp_path, request):
+    own = TESTS / "fixtures" / "own-claims"
+    cold = load_bank([own])
+    assert "rope:R1" in cold.claims.claims and "rope:rotary" in cold.claims.topics
+    first, _ = warm_load(tmp_path / "cache", [own])
+    request.getfixturevalue("no_reading")
+    warm, cache = warm_load(tmp_path / "cache", [own])
+    assert cache.status == "used"
+    assert snapshot(first) == snapshot(warm) == snapshot(cold)
+
+
 def test_the_flood_past_the_listed_share_is_counted_the_same_from_the_cache(tmp_path, request):
     source = error_packs(tmp_path / "packs")
     cold, _ = warm_load(tmp_path / "cache", [source])

@@ -48,7 +48,7 @@ def test_the_fixture_is_a_v1_file():
 def test_a_v1_file_migrates_to_the_current_schema_keeping_everything(v1_file):
     before = snapshot(v1_file)
     with open_store(v1_file) as store:
-        assert schema.user_version(store.connection()) == schema.CURRENT == 4
+        assert schema.user_version(store.connection()) == schema.CURRENT == 5
         after = snapshot(v1_file)
         assert after["attempts"] == before["attempts"]
         assert after["cards"] == before["cards"] and after["easy"] == before["easy"] and after["settings"] == before["settings"]
@@ -199,7 +199,7 @@ def test_a_v3_file_with_a_mock_migrates_to_v4_keeping_it_and_then_keeps_pushback
         )  # fmt: skip
     raw.close()
     with open_store(path) as store:
-        assert schema.user_version(store.connection()) == schema.CURRENT == 4
+        assert schema.user_version(store.connection()) == schema.CURRENT == 5
         stored = store.mock("m-3")
         assert [(a.question, a.follow_up_of) for a in stored.asked] == [
             ("softmax-two", None), ("scaling-variance", "softmax-two"), ("causal-weights-3x3", "scaling-variance")
@@ -210,3 +210,73 @@ def test_a_v3_file_with_a_mock_migrates_to_v4_keeping_it_and_then_keeps_pushback
     with open_store(path) as store:
         assert store.mock("m-3").pushbacks == (met,)
     assert path.with_name("history.v3-backup.sqlite3").exists()
+
+
+FIXTURE_V4 = FIXTURE.with_name("history-v4.sqlite3")
+V4_COLUMNS = V2_COLUMNS
+
+
+def snapshot_v4(path: Path) -> dict[str, list[tuple]]:
+    """Every table a v4 file has, as v4 code reads it."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = {
+            "attempts": f"SELECT {V4_COLUMNS} FROM attempts ORDER BY seq",
+            "cards": "SELECT question, card, due_ms, reviews, last_ms FROM cards ORDER BY question",
+            "easy": "SELECT attempt, at_ms FROM easy_marks",
+            "drafts": "SELECT key, text, updated_ms FROM drafts",
+            "settings": "SELECT name, value FROM settings",
+            "mocks": "SELECT * FROM mocks",
+            "mock_questions": "SELECT * FROM mock_questions",
+            "pushbacks": "SELECT * FROM pushbacks",
+        }
+        return {"version": [connection.execute("PRAGMA user_version").fetchone()]} | {
+            name: connection.execute(sql).fetchall() for name, sql in tables.items()
+        }
+    finally:
+        connection.close()
+
+
+def test_the_v4_fixture_is_a_v4_file_with_a_packs_attempts_a_mock_and_a_pushback():
+    """Written by the v4 code (attempts at the bundled cross-attention-shapes and at fx-number of
+    tests/fixtures/pack, one of them in a finished mock with a pushback held, an easy mark, a draft)."""
+    before = snapshot_v4(FIXTURE_V4)
+    assert before["version"] == [(4,)] and len(before["attempts"]) == 4
+    assert len(before["mocks"]) == len(before["pushbacks"]) == len(before["easy"]) == len(before["drafts"]) == 1
+
+
+def test_a_v4_file_migrates_to_v5_keeping_everything_after_a_backup_its_attempts_without_a_recorded_topic(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    shutil.copyfile(FIXTURE_V4, path)
+    before = snapshot_v4(path)
+    original = FIXTURE_V4.read_bytes()
+    with open_store(path) as store:
+        assert schema.user_version(store.connection()) == schema.CURRENT == 5
+        assert {k: v for k, v in snapshot_v4(path).items() if k != "version"} == {k: v for k, v in before.items() if k != "version"}
+        assert [(a.topic, a.claims) for a in store.attempts()] == [(None, None)] * 4
+        assert store.mock("mock-v4-1").pushbacks[0].choice == "hold"
+        placed = attempt("fx-number", at_ms=START_MS + 5 * DAY_MS, topic="scaling", claims=("B4",))
+        store.record(placed)
+    with open_store(path) as store:
+        assert store.attempts(question="fx-number")[0] == placed
+    assert snapshot_v4(path.with_name("history.v4-backup.sqlite3")) == before
+    assert FIXTURE_V4.read_bytes() == original
+
+
+def test_statistics_place_an_attempt_by_what_it_recorded_and_an_older_one_by_the_bank(tmp_path):
+    """v5 attempts count under their recorded topic and claims whatever the bank holds; the v4
+    fixture's attempts under the catalogue's, and not at all when their question is not in it."""
+    from datetime import UTC, datetime
+
+    from quiz.history.stats import QuestionInfo, statistics
+
+    path = tmp_path / "history.sqlite3"
+    shutil.copyfile(FIXTURE_V4, path)
+    now = datetime.fromtimestamp((START_MS + 10 * DAY_MS) / 1000, UTC)
+    with open_store(path) as store:
+        store.record(attempt("fx-number", at_ms=START_MS + 5 * DAY_MS, topic="scaling", claims=("B4", "pack:R1")))
+        bundled_only = {"cross-attention-shapes": QuestionInfo("attention", ("A1",))}
+        result = statistics(store, bundled_only, now)
+    assert {name: w.all_time.attempts for name, w in result.topics.items()} == {"attention": 2, "scaling": 1}
+    assert {name: w.all_time.attempts for name, w in result.claims.items()} == {"A1": 2, "B4": 1, "pack:R1": 1}
+    assert result.topics["attention"].all_time.mean_score == 0.5

@@ -305,3 +305,32 @@ def test_the_example_record_in_the_guide_imports(tmp_path):
     with open_store(tmp_path / "history.sqlite3") as store:
         assert import_file(store, write(tmp_path / "example.jsonl", line)).added == 1
         assert exported_text(store, "jsonl") == line
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_topic_and_claims_go_out_and_come_back_and_an_export_without_them_still_imports(tmp_path, fmt):
+    placed = attempt("pack-only", topic="rope:rotary", claims=("rope:R1", "C2"))
+    older = attempt("softmax-two", at_ms=START_MS + DAY_MS)  # recorded before v5: neither is known
+    with open_store(tmp_path / "a.sqlite3") as first:
+        first.record(placed)
+        first.record(older)
+        text = exported_text(first, fmt)
+    with open_store(tmp_path / "b.sqlite3") as second:
+        assert import_file(second, write(tmp_path / f"new.{fmt}", text)).added == 2
+        assert {(a.question, a.topic, a.claims) for a in second.attempts()} == {
+            ("pack-only", "rope:rotary", ("rope:R1", "C2")), ("softmax-two", None, None)
+        }
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in text.splitlines()]
+        assert records[0]["claims"] == ["rope:R1", "C2"] and records[1]["topic"] is None
+        old = "".join(json.dumps({k: v for k, v in r.items() if k not in ("topic", "claims")}) + "\n" for r in records)
+    else:
+        rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline="")))
+        assert rows[1][FIELDS.index("claims")] == '["rope:R1","C2"]'
+        keep = [n for n, name in enumerate(rows[0]) if name not in ("topic", "claims")]
+        out = io.StringIO(newline="")
+        csv.writer(out, lineterminator="\r\n").writerows([[row[n] for n in keep] for row in rows])
+        old = "\ufeff" + out.getvalue()
+    with open_store(tmp_path / "c.sqlite3") as third:
+        assert import_file(third, write(tmp_path / f"old.{fmt}", old)).added == 2
+        assert {(a.topic, a.claims) for a in third.attempts()} == {(None, None)}

@@ -29,6 +29,7 @@ COMMANDS: Final = {
     "stats": "stats",
     "review": "review",
     "plan": "plan",
+    "items": "items",
     "mock": "mock",
     "export": "export_history",
     "import": "import_history",

@@ -87,14 +87,15 @@ def learner_labels(count: int) -> list[str]:
 def item_statistics(histories: Mapping[str, Sequence[AttemptRecord]], bank: Mapping[str, ItemInfo]) -> list[ItemStats]:
     """Each attempted question's figures from every learner's attempts (learner label → attempts),
     by question id; questions the bank no longer has are kept, without their time or own misconceptions."""
-    by_question: dict[str, list[tuple[str, AttemptRecord]]] = defaultdict(list)
-    sets: dict[tuple[str, str], list[AttemptRecord]] = defaultdict(list)
+    by_question: dict[str, list[tuple[tuple[str, str], AttemptRecord]]] = defaultdict(list)
+    sets = _Sets()
     for label, attempts in histories.items():
         for attempt in attempts:
             if attempt.verdict == "not_reached":
                 continue
-            by_question[attempt.question].append((label, attempt))
-            sets[(label, _set_of(attempt))].append(attempt)
+            key = (label, _set_of(attempt))
+            by_question[attempt.question].append((key, attempt))
+            sets.add(key, attempt)
     return [_item(question, rows, sets, bank.get(question)) for question, rows in sorted(by_question.items())]
 
 
@@ -103,9 +104,34 @@ def _set_of(attempt: AttemptRecord) -> str:
     return f"mock:{attempt.mock}" if attempt.mock else f"day:{attempt.at_ms // DAY_MS}"
 
 
-def _item(
-    question: str, rows: list[tuple[str, AttemptRecord]], sets: Mapping[tuple[str, str], list[AttemptRecord]], info: ItemInfo | None
-) -> ItemStats:
+class _Sets:
+    """The score sums and counts of each learner-attempt set, in all and by question, so that the
+    rest of a set (its total minus one question) is a subtraction."""
+
+    def __init__(self) -> None:
+        self.total: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+        self.item: dict[tuple[tuple[str, str], str], list[float]] = defaultdict(lambda: [0.0, 0])
+
+    def add(self, key: tuple[str, str], attempt: AttemptRecord) -> None:
+        for tally in (self.total[key], self.item[(key, attempt.question)]):
+            tally[0] += attempt.score
+            tally[1] += 1
+
+    def discrimination(self, question: str, keys: Iterable[tuple[str, str]]) -> float | None:
+        """The correlation over the sets holding `question` of its mean score there with the
+        mean score of the set's other attempts; None with fewer than three such sets."""
+        item, rest = [], []
+        for key in sorted(keys):
+            (total, count), (mine, mine_count) = self.total[key], self.item[(key, question)]
+            if count > mine_count:
+                item.append(mine / mine_count)
+                rest.append((total - mine) / (count - mine_count))
+        if len(item) < MIN_SETS_FOR_DISCRIMINATION:
+            return None
+        return pearson(item, rest)
+
+
+def _item(question: str, rows: list[tuple[tuple[str, str], AttemptRecord]], sets: _Sets, info: ItemInfo | None) -> ItemStats:
     attempts = [a for _, a in rows]
     n = len(attempts)
     named = Counter(a.misconception for a in attempts if a.misconception)
@@ -116,9 +142,9 @@ def _item(
     stats = ItemStats(
         question=question,
         attempts=n,
-        learners=len({label for label, _ in rows}),
+        learners=len({label for (label, _), _ in rows}),
         facility=sum(a.score for a in attempts) / n,
-        discrimination=_discrimination(question, {(label, _set_of(a)) for label, a in rows}, sets),
+        discrimination=sets.discrimination(question, {key for key, _ in rows}),
         misconceptions=misconceptions,
         hinted=sum(a.hints > 0 for a in attempts) / n,
         gave_up=sum(a.revealed or a.verdict == "revealed" for a in attempts) / n,
@@ -128,20 +154,6 @@ def _item(
         flags=(),
     )
     return replace(stats, flags=_flags(stats))
-
-
-def _discrimination(question: str, keys: Iterable[tuple[str, str]], sets: Mapping[tuple[str, str], list[AttemptRecord]]) -> float | None:
-    """The correlation over the sets holding `question` of its score there with the rest's."""
-    item, rest = [], []
-    for key in sorted(keys):
-        mine = [a.score for a in sets[key] if a.question == question]
-        others = [a.score for a in sets[key] if a.question != question]
-        if others:
-            item.append(sum(mine) / len(mine))
-            rest.append(sum(others) / len(others))
-    if len(item) < MIN_SETS_FOR_DISCRIMINATION:
-        return None
-    return pearson(item, rest)
 
 
 def pearson(xs: Sequence[float], ys: Sequence[float]) -> float | None:

@@ -180,7 +180,8 @@ def make_plan(
     return _Planner(questions, learner, today, interview, minutes_per_day, scheduler or ReviewScheduler()).run()
 
 
-def _at(day: date) -> datetime:
+def study_time(day: date) -> datetime:
+    """When a planned day's study is put: noon UTC of that day."""
     return datetime.combine(day, _DAY_TIME)
 
 
@@ -201,7 +202,7 @@ class _Planner:
         self.minutes = minutes
         self.scheduler = scheduler
         self.cards: dict[str, tuple[Card, int]] = {q: c for q, c in learner.cards.items() if q in self.questions}
-        now = _at(today)
+        now = study_time(today)
         self.weak = {
             q
             for q in self.questions
@@ -256,7 +257,7 @@ class _Planner:
         """The one day there is: the weak questions, then the claims never practised, then the rest
         of what is recalled least tomorrow."""
         day_plan = _Day(self.capacity)
-        weak = sorted(self.weak & self.cards.keys(), key=lambda q: (self._recall(q, _at(day)), q))
+        weak = sorted(self.weak & self.cards.keys(), key=lambda q: (self._recall(q, study_time(day)), q))
         for question in [*weak, *self.cover, *self._weakest_on(self.interview)]:
             if question not in day_plan.done:
                 self._study(day_plan, question, day)
@@ -282,18 +283,18 @@ class _Planner:
 
     def _others(self, day: date) -> list[str]:
         """The questions never studied nor covering anything missing: weak topics first, then by id."""
-        recall = self._topic_recall(_at(day))
+        recall = self._topic_recall(study_time(day))
         rest = [q for q in self.questions.values() if q.id not in self.cards and q.id not in self.cover]
         return [q.id for q in sorted(rest, key=lambda q: (recall.get(q.topic, 0.0), q.id))]
 
     def _due(self, day: date) -> list[str]:
         """The studied questions due on `day`: the weak first, then the least recalled."""
-        at = _at(day)
+        at = study_time(day)
         due = [q for q in self.cards if self._recall(q, at) < (WEAK_TARGET_RETENTION if q in self.weak else TARGET_RETENTION)]
         return sorted(due, key=lambda q: (q not in self.weak, self._recall(q, at), q))
 
     def _weakest_on(self, day: date) -> list[str]:
-        at = _at(day)
+        at = study_time(day)
         return sorted(self.cards, key=lambda q: (self._recall(q, at), q))
 
     # --- the simulation ------------------------------------------------------------------
@@ -305,7 +306,7 @@ class _Planner:
             return False
         kind: ItemKind = "review" if question in self.cards else "new"
         day_plan.add(PlanItem(kind, question, info.seconds, info.topic))
-        at_ms = to_ms(_at(day))
+        at_ms = to_ms(study_time(day))
         rating = Rating.Hard if question in self.weak else Rating.Good
         card, reviews = self.cards.get(question) or (self.scheduler.new_card(question, at_ms), 0)
         self.cards[question] = (self.scheduler.review(card, Review(at_ms, rating), reviews), reviews + 1)
@@ -323,7 +324,7 @@ class _Planner:
         return {topic: sum(values) / len(values) for topic, values in sorted(by_topic.items())}
 
     def _retention(self) -> dict[str, float]:
-        return {topic: round(value, 4) for topic, value in self._topic_recall(_at(self.interview)).items()}
+        return {topic: round(value, 4) for topic, value in self._topic_recall(study_time(self.interview)).items()}
 
 
 class _Day:

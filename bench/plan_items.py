@@ -114,8 +114,8 @@ def plans(folder: Path) -> None:
     assert isinstance(history, History), str(history)
     with history:
         recorded = record_history(history, [q.id for q in questions], rng)
-        read = median_ms(lambda: learner_from_history(history, [q.id for q in questions]))
-        learner = learner_from_history(history, [q.id for q in questions])
+        read = median_ms(lambda: learner_from_history(history, questions))
+        learner = learner_from_history(history, questions)
         interview = TODAY + timedelta(days=PLAN_DAYS)
         planned = median_ms(lambda: make_plan(questions, learner, TODAY, interview, 30, history.scheduler))
         floor = floor_ms(questions, learner, history.scheduler)

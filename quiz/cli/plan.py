@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang
     if args.clear and (args.interview or args.minutes_per_day is not None):
         raise CommandError(tr("plan.clear_alone", lang), 2)
-    today = local_now().date()
+    now = local_now()
+    today = now.date()
     bank = load(args)
     with history_or_fail(lang) as history:
         if args.clear:
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(tr(f"plan.{exc.key}", lang, **exc.params), 2) from None
         if stored is None:
             raise CommandError(tr("plan.none", lang))
-        plan = stored_plan(history, questions_for_plan(bank.questions.values()), today)
+        plan = stored_plan(history, questions_for_plan(bank.questions.values()), now)
     if plan is None:
         raise CommandError(tr("plan.over", lang, interview=stored.interview.isoformat()))
     if args.json:

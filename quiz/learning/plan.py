@@ -73,6 +73,9 @@ class Learner:
 
     cards: Mapping[str, tuple[Card, int]] = field(default_factory=dict)
     misconceptions: Mapping[str, int] = field(default_factory=dict)
+    seconds_today: int = 0
+    """What the learner has studied today already (the suggested times of today's attempts),
+    taken from today's minutes."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +202,7 @@ class _Planner:
     ) -> None:
         self.questions = {q.id: q for q in sorted(questions, key=lambda q: q.id)}
         self.today, self.interview, self.capacity = today, interview, minutes * 60
+        self.spent_today = learner.seconds_today
         self.minutes = minutes
         self.scheduler = scheduler
         self.cards: dict[str, tuple[Card, int]] = {q: c for q, c in learner.cards.items() if q in self.questions}
@@ -234,7 +238,7 @@ class _Planner:
 
     def _learning_day(self, day: date, learning_days_left: int) -> list[PlanItem]:
         """This day's share of the claim-reaching questions, then the due reviews, then new ones."""
-        day_plan = _Day(self.capacity)
+        day_plan = self._day(day)
         quota = ceil(sum(self.questions[q].seconds for q in self.cover) / learning_days_left)
         while self.cover and day_plan.used < quota and self._study(day_plan, self.cover[0], day):
             self.cover.pop(0)
@@ -247,7 +251,7 @@ class _Planner:
 
     def _review_day(self, day: date) -> list[PlanItem]:
         """Reviews only: what is due, then what would be recalled least on the interview day."""
-        day_plan = _Day(self.capacity)
+        day_plan = self._day(day)
         for question in [*self._due(day), *self._weakest_on(self.interview)]:
             if question not in day_plan.done:
                 self._study(day_plan, question, day)
@@ -256,12 +260,16 @@ class _Planner:
     def _cram(self, day: date) -> list[PlanItem]:
         """The one day there is: the weak questions, then the claims never practised, then the rest
         of what is recalled least tomorrow."""
-        day_plan = _Day(self.capacity)
+        day_plan = self._day(day)
         weak = sorted(self.weak & self.cards.keys(), key=lambda q: (self._recall(q, study_time(day)), q))
         for question in [*weak, *self.cover, *self._weakest_on(self.interview)]:
             if question not in day_plan.done:
                 self._study(day_plan, question, day)
         return day_plan.items
+
+    def _day(self, day: date) -> _Day:
+        """An empty day, with today's minutes less what was studied today already."""
+        return _Day(max(0, self.capacity - self.spent_today) if day == self.today else self.capacity)
 
     # --- choosing ------------------------------------------------------------------------
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, time
 
+from quiz.history.cards import REVIEWED
+from quiz.history.records import to_ms
 from quiz.history.store import History
 from quiz.learning.plan import DEFAULT_MINUTES_PER_DAY, Learner, Plan, PlanError, PlanQuestion, check_settings, make_plan
 
@@ -59,24 +61,32 @@ def load_plan_settings(history: History) -> PlanSettings | None:
         return None
 
 
-def learner_from_history(history: History, question_ids: Iterable[str]) -> Learner:
-    """Each question's review card and review count, and the misconceptions made on it."""
+def learner_from_history(history: History, questions: Iterable[PlanQuestion], now: datetime | None = None) -> Learner:
+    """Each question's review card and review count, the misconceptions made on it, and (given
+    `now`) the suggested seconds of the questions attempted since the start of `now`'s day."""
+    seconds = {q.id: q.seconds for q in questions}
     cards = {}
-    for question in question_ids:
+    for question in seconds:
         state = history.card(question)
         if state is not None:
             cards[question] = (state.card, state.reviews)
     rows = history.read("SELECT question, count(*) FROM attempts WHERE misconception IS NOT NULL GROUP BY question")
-    return Learner(cards, dict(rows))
+    spent = 0
+    if now is not None:
+        start = datetime.combine(now.date(), time(0), tzinfo=now.tzinfo)
+        today = history.read(f"SELECT question FROM attempts WHERE at_ms >= ? AND at_ms <= ? AND {REVIEWED}", (to_ms(start), to_ms(now)))
+        spent = sum(seconds.get(question, 0) for (question,) in today)
+    return Learner(cards, dict(rows), spent)
 
 
-def stored_plan(history: History, questions: list[PlanQuestion], today: date) -> Plan | None:
-    """The plan from `today` with the stored settings; None when none are set or the interview is
-    no longer after today (the plan is over)."""
+def stored_plan(history: History, questions: list[PlanQuestion], now: datetime) -> Plan | None:
+    """The plan from `now`'s day (an aware local time) with the stored settings; None when none
+    are set or the interview is no longer after today (the plan is over)."""
     settings = load_plan_settings(history)
+    today = now.date()
     if settings is None or settings.interview <= today:
         return None
-    learner = learner_from_history(history, (q.id for q in questions))
+    learner = learner_from_history(history, questions, now)
     try:
         return make_plan(questions, learner, today, settings.interview, settings.minutes_per_day, history.scheduler)
     except PlanError:

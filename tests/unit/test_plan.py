@@ -17,6 +17,7 @@ from quiz.learning.plan import (
     MOCK_MINUTES,
     TARGET_RETENTION,
     Learner,
+    PlanDay,
     PlanError,
     PlanQuestion,
     day_kinds,
@@ -87,14 +88,32 @@ def record_day(history, plan_day, score=1.0):
         history.record(attempt(item.question, at + n * 60_000, score=score, verdict="correct" if score >= 0.5 else "incorrect"))
 
 
+def morning(day: date) -> datetime:
+    return datetime.combine(day, time(9)).astimezone()
+
+
+def test_what_was_done_today_is_taken_from_todays_minutes(tmp_path, bank_questions):
+    with open_store(tmp_path / "history.sqlite3") as history:
+        save_plan_settings(history, PlanSettings(TODAY + timedelta(days=10), 20), TODAY)
+        first = stored_plan(history, bank_questions, morning(TODAY))
+        assert first is not None
+        done = first.days[0].items[:2]
+        record_day(history, PlanDay(TODAY, "learn", done))
+        evening = datetime.combine(TODAY, time(18)).astimezone()
+        later = stored_plan(history, bank_questions, evening)
+    assert later is not None and later.days[0].day == TODAY
+    assert later.days[0].seconds <= 20 * 60 - sum(item.seconds for item in done)
+    assert {item.question for item in done}.isdisjoint(item.question for item in later.days[0].items)
+
+
 def test_a_missed_day_plans_again_within_the_daily_minutes(tmp_path, bank_questions):
     interview = TODAY + timedelta(days=10)
     with open_store(tmp_path / "history.sqlite3") as history:
         save_plan_settings(history, PlanSettings(interview, 20), TODAY)
-        first = stored_plan(history, bank_questions, TODAY)
+        first = stored_plan(history, bank_questions, morning(TODAY))
         assert first is not None
         record_day(history, first.days[0])  # day one done, day two missed
-        again = stored_plan(history, bank_questions, TODAY + timedelta(days=2))
+        again = stored_plan(history, bank_questions, morning(TODAY + timedelta(days=2)))
     assert again is not None and again.days[0].day == TODAY + timedelta(days=2) and again.interview == interview
     assert all(day.seconds <= 20 * 60 for day in again.days)
     assert again.unreached == ()
@@ -115,7 +134,7 @@ def test_a_plan_for_tomorrow_crams_the_weakest_first(tmp_path, bank_questions):
         history.record(attempt(weak, start, score=0.0, verdict="incorrect", misconception="no_scaling"))
         plan = make_plan(
             bank_questions,
-            learner_from_history(history, ids),
+            learner_from_history(history, bank_questions),
             TODAY,
             TODAY + timedelta(days=1),
             10,
@@ -137,7 +156,7 @@ def test_weak_questions_come_back_more_often(tmp_path):
         history.record(attempt("weak", at - 60_000, score=0.0, verdict="incorrect", misconception="no_scaling"))
         history.record(attempt("weak", at))
         history.record(attempt("strong", at))
-        plan = make_plan(questions, learner_from_history(history, ["weak", "strong"]), TODAY, TODAY + timedelta(days=30), 10)
+        plan = make_plan(questions, learner_from_history(history, questions), TODAY, TODAY + timedelta(days=30), 10)
     reviews = planned(plan, ("review",))
     assert reviews.count("weak") > reviews.count("strong") >= 1
 

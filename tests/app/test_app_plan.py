@@ -1,25 +1,28 @@
 """The study plan in the app: the real app on the fixture pack, the real history file in the test's
 data directory holding the plan's settings, driven with Textual's pilot at a fixed clock. Home says
 the days left and today's load; practising everything and reviewing follow today's plan; without a
-plan home shows no line and both work as before."""
+plan home shows no line and both work as before. The statistics screen shows the learner's
+picture by claim."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from textual.widgets import Static
+from textual.widgets import DataTable, Static
 
 from fixture_bank import fixture_bank
 from history_records import attempt, open_store
-from history_seed import NOW
-from pilot_waits import history_open, settle
+from history_seed import NOW, seed_history
+from pilot_waits import history_open, settle, statistics_shown
 from quiz.history.records import to_ms
 from quiz.history.store import history_path
+from quiz.learning.picture import learner_picture
 from quiz.learning.plan import questions_for_plan
 from quiz.learning.plan_store import PlanSettings, save_plan_settings, stored_plan
 from quiz.ui.app import make_app
 from quiz.ui.screens.home import HomeScreen
 from quiz.ui.screens.question import QuestionScreen
+from quiz.ui.screens.stats import StatisticsScreen
 from test_app_history import choose
 
 BANK = fixture_bank()
@@ -94,3 +97,26 @@ async def test_the_plan_line_in_japanese():
     async with app.run_test(size=SIZE) as pilot:
         await started(pilot)
         assert plan_text(app).startswith(f"面接日 {INTERVIEW}（あと 10 日）· 今日：新規 {today.count('new')} 問")
+
+
+async def test_the_statistics_screen_shows_the_learners_picture_by_claim():
+    seed_history()
+    with open_store(history_path()) as history:
+        expected = learner_picture(history, questions_for_plan(BANK.questions.values()), NOW)
+    assert expected.weak and expected.recurring and expected.next_questions
+    app = make_app(seed=7, bank=BANK, now=lambda: NOW)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await started(pilot)
+        await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatisticsScreen) and screen.picture == expected
+        weak = screen.query_one("#stats-weak", DataTable)
+        rows = [weak.get_row_at(i) for i in range(weak.row_count)]
+        assert [str(row[0]).split()[0] for row in rows] == [c.claim for c in expected.weak]
+        assert [row[1] for row in rows] == [f"{c.recall:.0%}" for c in expected.weak]
+        recurring = str(screen.query_one("#stats-recurring", Static).render())
+        first = expected.recurring[0]
+        assert f": {first.times} times ({', '.join(first.claims)})" in recurring.splitlines()[0]
+        following = str(screen.query_one("#stats-next", Static).render()).splitlines()
+        assert [line.split()[0] for line in following[: len(expected.next_questions)]] == list(expected.next_questions)

@@ -119,6 +119,20 @@ def test_statistics_tables(snap_compare, lang, size):
     assert snap_compare(app_for(lang), terminal_size=size, run_before=to_the_tables)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics_picture(snap_compare, lang):
+    """At the end: the weak claims, the mistakes that recur and the questions to take next."""
+    seed_history()
+
+    async def to_the_picture(pilot: Pilot) -> None:
+        await open_statistics(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#stats-body").scroll_to_widget(screen.query_one("#stats-weak"), animate=False, top=True)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang), terminal_size=(120, 40), run_before=to_the_picture)
+
+
 @pytest.mark.parametrize("size", LAYOUT_SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("kind", list(QUESTIONS))

@@ -104,33 +104,31 @@ def test_statistics(snap_compare, lang, size):
     assert snap_compare(app_for(lang), terminal_size=size, run_before=open_statistics)
 
 
+def statistics_at(selector: str):
+    """What to do before the picture: open the statistics and scroll `selector` to the top."""
+
+    async def scrolled(pilot: Pilot) -> None:
+        await open_statistics(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#stats-body").scroll_to_widget(screen.query_one(selector), animate=False, top=True)
+        await steady(pilot)
+
+    return scrolled
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_statistics_tables(snap_compare, lang, size):
     """Further down: accuracy by topic and claim, 30 days and all time, and mistakes by label."""
     seed_history()
-
-    async def to_the_tables(pilot: Pilot) -> None:
-        await open_statistics(pilot)
-        screen = pilot.app.screen
-        screen.query_one("#stats-body").scroll_to_widget(screen.query_one("#stats-topics"), animate=False, top=True)
-        await steady(pilot)
-
-    assert snap_compare(app_for(lang), terminal_size=size, run_before=to_the_tables)
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=statistics_at("#stats-topics"))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_statistics_picture(snap_compare, lang):
     """At the end: the weak claims, the mistakes that recur and the questions to take next."""
     seed_history()
-
-    async def to_the_picture(pilot: Pilot) -> None:
-        await open_statistics(pilot)
-        screen = pilot.app.screen
-        screen.query_one("#stats-body").scroll_to_widget(screen.query_one("#stats-weak"), animate=False, top=True)
-        await steady(pilot)
-
-    assert snap_compare(app_for(lang), terminal_size=(120, 40), run_before=to_the_picture)
+    assert snap_compare(app_for(lang), terminal_size=(120, 40), run_before=statistics_at("#stats-weak"))
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES)

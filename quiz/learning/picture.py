@@ -21,12 +21,11 @@ from quiz.history.cards import REVIEWED
 from quiz.history.records import to_ms
 from quiz.history.scheduling import PASS_MARK
 from quiz.history.store import History
-from quiz.learning.plan import WEAK_RECALL, PlanQuestion
+from quiz.learning.plan import RECENT_DAYS, WEAK_RECALL, PlanQuestion
 from quiz.learning.plan_store import stored_plan
 
 RECURRING: Final = 2
 """A misconception made this many times or more in the last RECENT_DAYS days recurs."""
-RECENT_DAYS: Final = 30
 NEXT_QUESTIONS: Final = 5
 
 

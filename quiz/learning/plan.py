@@ -41,6 +41,8 @@ WEAK_TARGET_RETENTION: Final = 0.95
 WEAK_RECALL: Final = 0.80
 """A question recalled with a probability below this today is weak."""
 MAX_REVIEW_DAYS: Final = 3
+RECENT_DAYS: Final = 30
+"""Misconceptions made within this many days make a question weak (one long left behind does not)."""
 _DAY_TIME: Final = time(12, tzinfo=UTC)  # every planned session is put at noon of its day
 
 DayKind = Literal["learn", "review", "mock", "cram"]
@@ -69,7 +71,7 @@ class PlanQuestion:
 @dataclass(frozen=True)
 class Learner:
     """What the history says of the learner: each reviewed question's FSRS card and review count,
-    and how many misconceptions were made on each question."""
+    and how many misconceptions were made on each question lately (RECENT_DAYS)."""
 
     cards: Mapping[str, tuple[Card, int]] = field(default_factory=dict)
     misconceptions: Mapping[str, int] = field(default_factory=dict)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 
 from quiz.history.cards import REVIEWED
 from quiz.history.records import to_ms
 from quiz.history.store import History
-from quiz.learning.plan import DEFAULT_MINUTES_PER_DAY, Learner, Plan, PlanError, PlanQuestion, check_settings, make_plan
+from quiz.learning.plan import DEFAULT_MINUTES_PER_DAY, RECENT_DAYS, Learner, Plan, PlanError, PlanQuestion, check_settings, make_plan
 
 PLAN_SETTING = "plan"
 
@@ -62,15 +62,17 @@ def load_plan_settings(history: History) -> PlanSettings | None:
 
 
 def learner_from_history(history: History, questions: Iterable[PlanQuestion], now: datetime | None = None) -> Learner:
-    """Each question's review card and review count, the misconceptions made on it, and (given
-    `now`) the suggested seconds of the questions attempted since the start of `now`'s day."""
+    """Each question's review card and review count, the misconceptions made on it (given `now`,
+    in the RECENT_DAYS before it), and the suggested seconds of the questions attempted since the
+    start of `now`'s day."""
     seconds = {q.id: q.seconds for q in questions}
     cards = {}
     for question in seconds:
         state = history.card(question)
         if state is not None:
             cards[question] = (state.card, state.reviews)
-    rows = history.read("SELECT question, count(*) FROM attempts WHERE misconception IS NOT NULL GROUP BY question")
+    since = 0 if now is None else to_ms(now - timedelta(days=RECENT_DAYS))
+    rows = history.read("SELECT question, count(*) FROM attempts WHERE misconception IS NOT NULL AND at_ms > ? GROUP BY question", (since,))
     spent = 0
     if now is not None:
         start = datetime.combine(now.date(), time(0), tzinfo=now.tzinfo)

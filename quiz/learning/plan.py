@@ -26,13 +26,14 @@ from fsrs import Card, Rating
 
 from quiz.history.records import to_ms
 from quiz.history.scheduling import Review, ReviewScheduler
+from quiz.mock.options import DEFAULT_MINUTES as DEFAULT_MOCK_MINUTES
 
 DEFAULT_MINUTES_PER_DAY: Final = 30
 MIN_MINUTES_PER_DAY: Final = 5
 MAX_MINUTES_PER_DAY: Final = 480
 MAX_DAYS: Final = 366
 """How far ahead an interview may be (a plan is a day-by-day list: a year of it is plenty)."""
-MOCK_MINUTES: Final = 30
+MOCK_MINUTES: Final = round(DEFAULT_MOCK_MINUTES)
 """A full mock interview's length (`quiz mock`'s default), shortened to the day's minutes."""
 TARGET_RETENTION: Final = 0.90
 """A card is due for review once its predicted recall falls below this..."""

@@ -219,6 +219,11 @@ class Recorder:
         due = self._using(lambda history: history.due(self.now()), wait=wait)
         return None if due is None else [card.question for card in due if card.question in known]
 
+    def read(self, use: Callable[[History], T], *, wait: bool = False) -> T | None:
+        """`use(store)` for a reader above the history (the study plan); None while there is no
+        file (or it is not open yet, unless `wait`)."""
+        return self._using(use, wait=wait)
+
     def statistics(self, catalogue: Mapping[str, QuestionInfo]) -> Statistics | None:
         """Everything the statistics screen shows, at `now`; None when there is no file."""
         from quiz.history.stats import statistics

@@ -175,6 +175,19 @@ class History:
                 cards.rebuild_card(connection, self._scheduler, question)
         return added, len(attempts) - added
 
+    def save_setting(self, name: str, value: str | None) -> None:
+        """Keep `value` under `name` in the file's settings table (None removes it), committed
+        before returning; the scheduler's parameters are not set this way."""
+        if name == "scheduler":
+            raise ValueError("the scheduler's parameters are set when the file is opened")
+        with self._reporting(), self._transaction() as connection:
+            if value is None:
+                connection.execute("DELETE FROM settings WHERE name = ?", (name,))
+            else:
+                connection.execute(
+                    "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value", (name, value)
+                )
+
     def backup(self, target: Path) -> None:
         """Copy the whole file, consistent at one moment, to `target` (which must not exist)."""
         if target.exists():
@@ -198,6 +211,17 @@ class History:
         """The rows of a read-only query on this thread's connection (statistics use it)."""
         with self._reporting():
             return self.connection().execute(sql, params).fetchall()
+
+    def setting(self, name: str) -> str | None:
+        """The value kept under `name` in the file's settings table, or None."""
+        with self._reporting():
+            row = self.connection().execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+            return None if row is None else str(row[0])
+
+    @property
+    def scheduler(self) -> ReviewScheduler:
+        """The FSRS scheduler with this file's parameters (planning simulates reviews with it)."""
+        return self._scheduler
 
     def attempts_with_marks(self) -> Iterator[tuple[AttemptRecord, bool]]:
         """Every attempt, oldest first, with whether the learner marked it Easy (for export)."""

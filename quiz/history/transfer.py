@@ -141,18 +141,10 @@ def import_file(history: History, path: Path, *, check_mock: MockCheck | None = 
 
     Raises ImportProblem for a bad record (with its line) or an unreadable file, and for a mock
     interview whose options or plan `check_mock` refuses."""
-    try:
-        text = read_bounded(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
-    except UnreadableFile as exc:
-        raise ImportProblem(1, f"the file cannot be imported: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ImportProblem(1, f"the file is not UTF-8 text ({exc.reason})") from None
-    if not text.strip():
-        return ImportReport(0, 0)
     records: list[tuple[AttemptRecord, bool]] = []
     mocks: list[StoredMock] = []
     met: list[PushbackRow] = []
-    for item in _jsonl(text, check_mock) if text.lstrip().startswith("{") else _csv(text):
+    for item in _records(path, check_mock):
         if isinstance(item, StoredMock):
             mocks.append(item)
         elif isinstance(item, PushbackRow):
@@ -161,6 +153,25 @@ def import_file(history: History, path: Path, *, check_mock: MockCheck | None = 
             records.append(item)
     added, present = history.add_attempts(records, mocks, met)
     return ImportReport(added, present)
+
+
+def read_attempts(path: Path) -> list[AttemptRecord]:
+    """The attempts of an export file, checked as an import checks them (ImportProblem), without
+    adding them to any history: item analysis reads a cohort's exports this way."""
+    return [item[0] for item in _records(path, None) if isinstance(item, tuple)]
+
+
+def _records(path: Path, check_mock: MockCheck | None) -> Iterator[tuple[AttemptRecord, bool] | StoredMock | PushbackRow]:
+    """Every record of a JSON Lines or CSV export (told apart by its first character), checked."""
+    try:
+        text = read_bounded(path, MAX_IMPORT_BYTES).decode("utf-8-sig")
+    except UnreadableFile as exc:
+        raise ImportProblem(1, f"the file cannot be imported: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ImportProblem(1, f"the file is not UTF-8 text ({exc.reason})") from None
+    if not text.strip():
+        return iter(())
+    return _jsonl(text, check_mock) if text.lstrip().startswith("{") else _csv(text)
 
 
 def _csv_cell(name: str, value: Any) -> str:

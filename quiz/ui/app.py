@@ -253,7 +253,7 @@ class QuizApp(App[None]):
 
     @on(StartPractice)
     def _start_practice(self, message: StartPractice) -> None:
-        self.practice.start(message.selection)
+        self.practice.practise(message.selection)
 
     @on(ReviewDue)
     def _review_due(self) -> None:

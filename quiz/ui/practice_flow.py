@@ -13,6 +13,7 @@ from quiz.ui.host import Host
 from quiz.ui.screens.question import QuestionScreen
 
 if TYPE_CHECKING:  # home and the summary are imported when first shown: a start on a question needs neither
+    from quiz.learning.plan import ItemKind, Plan
     from quiz.ui.screens.home import HomeScreen
 
 
@@ -31,23 +32,47 @@ class PracticeFlow:
         due = self.due()
         return None if due is None else len(due)
 
+    def plan(self) -> Plan | None:
+        """The study plan from today when one is set (None: none is, or there is no file yet)."""
+        host = self.host
+        if host.bank is None:
+            return None
+        from quiz.learning.plan import questions_for_plan
+        from quiz.learning.plan_store import stored_plan
+
+        questions = questions_for_plan(host.bank.questions.values())
+        return host.history.read(lambda history: stored_plan(history, questions, host.history.now()))
+
+    def planned_today(self, kinds: tuple[ItemKind, ...]) -> tuple[str, ...]:
+        """The questions today's plan holds of `kinds`, in its order (none without a plan)."""
+        plan = self.plan()
+        if plan is None or self.host.bank is None:
+            return ()
+        return tuple(i.question for i in plan.days[0].items if i.kind in kinds and i.question in self.host.bank.questions)
+
     def home(self) -> HomeScreen:
         from quiz.ui.screens.home import HomeScreen
 
         host = self.host
         assert host.bank is not None
-        return HomeScreen(host.lang, host.bank, self.due_count())
+        return HomeScreen(host.lang, host.bank, self.due_count(), self.plan())
 
     def show_due(self) -> None:
-        """Home's count of questions due for review, as the file has it now."""
+        """Home's count of questions due for review and today's plan, as the file has them now."""
         if self.host.bank is None:
             return
         from quiz.ui.screens.home import HomeScreen
 
-        due = self.due_count()
+        due, plan = self.due_count(), self.plan()
         for screen in self.host.screen_stack:
             if isinstance(screen, HomeScreen):
                 screen.due = due
+                screen.plan = plan
+
+    def practise(self, selection: Selection) -> None:
+        """Practise `selection`; everything, while a plan is set, is what today's plan holds."""
+        planned = self.planned_today(("new", "review")) if selection == Selection() else ()
+        self.start(Selection(ids=planned) if planned else selection)
 
     def start(self, selection: Selection, mode: Mode = Mode.PRACTICE) -> bool:
         """Open the question screen for the questions `selection` picks, their attempts filed
@@ -75,9 +100,14 @@ class PracticeFlow:
         return True
 
     def review_due(self) -> None:
-        """A round of the questions due for review, most overdue first."""
+        """A round of the questions due for review, most overdue first; while a plan is set and
+        has reviews today, those."""
         host = self.host
         if host.bank is None:
+            return
+        planned = self.planned_today(("review",))
+        if planned:  # a plan is set: its reviews for today, weakest first
+            self.start(Selection(ids=planned), Mode.REVIEW)
             return
         due = self.due(wait=True)
         if due is None:

@@ -9,16 +9,21 @@ pictures are stable. Home, the round's summary and the statistics show a seeded 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
+from history_records import open_store
 from history_seed import NOW, seed_history
 from pilot_waits import settle, statistics_shown, steady
 from places import TESTS
 from quiz.bank import Selection
+from quiz.history.store import history_path
+from quiz.learning.plan_store import PlanSettings, save_plan_settings
 from quiz.ui.app import make_app
 
 BANK = fixture_bank()
@@ -48,6 +53,15 @@ def test_home(snap_compare, lang, size):
     """With a history: the review entry says how many questions are due."""
     seed_history()
     assert snap_compare(app_for(lang), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_home_with_a_plan(snap_compare, lang):
+    """With a history and a study plan set: a line under the welcome says the days left and today's load."""
+    seed_history()
+    with open_store(history_path()) as history:
+        save_plan_settings(history, PlanSettings(NOW.date() + timedelta(days=12), 20), NOW.date())
+    assert snap_compare(app_for(lang), terminal_size=(80, 24), run_before=steady)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -90,19 +104,31 @@ def test_statistics(snap_compare, lang, size):
     assert snap_compare(app_for(lang), terminal_size=size, run_before=open_statistics)
 
 
+def statistics_at(selector: str):
+    """What to do before the picture: open the statistics and scroll `selector` to the top."""
+
+    async def scrolled(pilot: Pilot) -> None:
+        await open_statistics(pilot)
+        screen = pilot.app.screen
+        screen.query_one("#stats-body").scroll_to_widget(screen.query_one(selector), animate=False, top=True)
+        await steady(pilot)
+
+    return scrolled
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_statistics_tables(snap_compare, lang, size):
     """Further down: accuracy by topic and claim, 30 days and all time, and mistakes by label."""
     seed_history()
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=statistics_at("#stats-topics"))
 
-    async def to_the_tables(pilot: Pilot) -> None:
-        await open_statistics(pilot)
-        screen = pilot.app.screen
-        screen.query_one("#stats-body").scroll_to_widget(screen.query_one("#stats-topics"), animate=False, top=True)
-        await steady(pilot)
 
-    assert snap_compare(app_for(lang), terminal_size=size, run_before=to_the_tables)
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics_picture(snap_compare, lang):
+    """At the end: the weak claims, the mistakes that recur and the questions to take next."""
+    seed_history()
+    assert snap_compare(app_for(lang), terminal_size=(120, 40), run_before=statistics_at("#stats-weak"))
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES)

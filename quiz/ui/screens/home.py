@@ -1,5 +1,6 @@
 """The home screen: practise (everything, a selection, or what is due for review), sit a mock
-interview, browse the bank, statistics, settings, quit. The review entry shows how many questions are due.
+interview, browse the bank, statistics, settings, quit. The review entry shows how many questions are due;
+while a study plan is set (`quiz plan`), a line says the days left and what today holds.
 
 Each menu entry has a handler here; a handler asks what it needs (a topic, a claim...) in a
 picker and then says what the learner chose with a message (`StartPractice`, `OpenBrowser`,
@@ -26,6 +27,7 @@ from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
+    from quiz.learning.plan import Plan
     from quiz.mock.options import MockOptions
 
 PICKED: dict[str, Callable[[str], Selection]] = {
@@ -56,6 +58,17 @@ def review_entry(due: int | None, lang: str) -> str:
     return tr("ui.menu_review_due", lang) if due is None else tr("ui.menu_review_due_count", lang, count=due)
 
 
+def plan_line(plan: Plan, lang: str) -> str:
+    """Home's line on the study plan: the days left and what today holds (or that it is done)."""
+    today = plan.days[0]
+    params = {"interview": plan.interview.isoformat(), "days": plan.days_left}
+    if today.kind == "mock":
+        return tr("plan.home_mock", lang, minutes=round(today.seconds / 60), **params)
+    if not today.items:
+        return tr("plan.home_done", lang, **params)
+    return tr("plan.home_today", lang, new=today.count("new"), reviews=today.count("review"), minutes=round(today.seconds / 60), **params)
+
+
 class HomeScreen(QuizScreen):
     """Where every session starts."""
 
@@ -63,22 +76,27 @@ class HomeScreen(QuizScreen):
 
     due: reactive[int | None] = reactive(None, init=False)
     """Questions due for review now (None until history is open, or without history)."""
+    plan: reactive[Plan | None] = reactive(None, init=False)
+    """The study plan from today, while one is set (practise and review then follow it)."""
 
-    def __init__(self, lang: str, bank: Bank, due: int | None = None) -> None:
+    def __init__(self, lang: str, bank: Bank, due: int | None = None, plan: Plan | None = None) -> None:
         super().__init__(lang)
         self.bank = bank
         self.set_reactive(HomeScreen.due, due)
+        self.set_reactive(HomeScreen.plan, plan)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="home"):
             yield Static(tr("ui.welcome", self.lang, count=len(self.bank)), id="welcome", markup=False)
+            yield Static(self._plan_text(), id="plan", markup=False)
             yield OptionList(*(Option(self._entry(item), id=item) for item in MENU), id="menu")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self.title = tr("ui.title", self.lang)
         self.sub_title = ""
+        self.query_one("#plan", Static).display = self.plan is not None
         menu = self.query_one("#menu", OptionList)
         menu.highlighted = 0
         menu.focus()
@@ -88,6 +106,14 @@ class HomeScreen(QuizScreen):
 
     def watch_due(self) -> None:
         self.query_one("#menu", OptionList).replace_option_prompt("review_due", self._entry("review_due"))
+
+    def _plan_text(self) -> str:
+        return "" if self.plan is None else plan_line(self.plan, self.lang)
+
+    def watch_plan(self) -> None:
+        line = self.query_one("#plan", Static)
+        line.update(self._plan_text())
+        line.display = self.plan is not None
 
     @property
     def handlers(self) -> dict[str, Callable[[], object]]:

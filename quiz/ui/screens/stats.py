@@ -2,8 +2,10 @@
 
 Today, what is due and the streak; true retention; a calendar heatmap of the last 26 weeks; the
 daily mean score as a sparkline; reviews due over the next 14 days; accuracy by topic and by
-claim over the last 30 days and all time; the mistakes made most often, by their labels. The
-figures are computed in a worker thread (its own connection to the file), then laid out at once.
+claim over the last 30 days and all time; the mistakes made most often, by their labels; then the
+learner's picture by claim: the weak claims, the mistakes that recur and the questions to take
+next (today's study plan while one is set). The figures are computed in a worker thread (its own
+connection to the file), then laid out at once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from textual.widgets import DataTable, Header, Sparkline, Static
 from quiz.bank import Bank
 from quiz.history.recorder import Recorder
 from quiz.history.stats import Statistics, Window, catalogue
+from quiz.learning.picture import Picture, learner_picture
+from quiz.learning.plan import questions_for_plan
 from quiz.locale.i18n import tr
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.screens.summary import mistake_label
@@ -62,6 +66,8 @@ class StatisticsScreen(QuizScreen):
         self.history = history
         self.statistics: Statistics | None = None
         """The figures shown, once computed."""
+        self.picture: Picture | None = None
+        """The learner's picture by claim, once computed."""
         self.computed = False
         """The worker has answered: figures, or why there are none, are on screen."""
 
@@ -80,17 +86,23 @@ class StatisticsScreen(QuizScreen):
     class Computed(Message):
         """The figures, from the worker (None: there is no history file to read)."""
 
-        def __init__(self, statistics: Statistics | None) -> None:
+        def __init__(self, statistics: Statistics | None, picture: Picture | None = None) -> None:
             super().__init__()
             self.statistics = statistics
+            self.picture = picture
 
     @work(thread=True, exclusive=True, group="statistics")
     def _compute(self) -> None:
         # A message may be posted from a thread, and is dropped if the learner left meanwhile.
-        self.post_message(self.Computed(self.history.statistics(catalogue(self.bank.questions.values()))))
+        questions = self.bank.questions.values()
+        result = self.history.statistics(catalogue(questions))
+        planned = questions_for_plan(questions)
+        picture = self.history.read(lambda history: learner_picture(history, planned, self.history.now()))
+        self.post_message(self.Computed(result, picture))
 
     @on(Computed)
     async def _show(self, message: Computed) -> None:
+        self.picture = message.picture
         await self._lay_out(message.statistics)
         self.computed = True
 
@@ -162,7 +174,41 @@ class StatisticsScreen(QuizScreen):
             parts.append(self._table("stats-mistakes"))
         else:
             parts.append(Static(tr("ui.stats_no_mistakes", lang), classes="stats-caption", markup=False))
+        if self.picture is not None:
+            parts += self._picture_parts(self.picture)
         return parts
+
+    def _picture_parts(self, picture: Picture) -> list[Widget]:
+        """The weak claims (a table), the mistakes that recur and the questions to take next."""
+        lang = self.lang
+        parts: list[Widget] = [self._title("ui.stats_weak_claims")]
+        if picture.weak:
+            parts.append(self._table("stats-weak"))
+        else:
+            parts.append(Static(tr("ui.stats_weak_none", lang), classes="stats-caption", markup=False))
+        parts.append(self._title("ui.stats_recurring"))
+        labels = self.bank.mistake_labels()
+        recurring = [
+            tr("ui.stats_recurring_line", lang, label=mistake_label(labels.get(r.name), lang), times=r.times, claims=", ".join(r.claims))
+            for r in picture.recurring
+        ]
+        parts.append(Static("\n".join(recurring) or tr("ui.stats_recurring_none", lang), id="stats-recurring", markup=False))
+        parts.append(self._title("ui.stats_next"))
+        lines = [self._question_line(question) for question in picture.next_questions]
+        if picture.from_plan:
+            lines.insert(0, tr("ui.stats_next_from_plan", lang))
+        if picture.never_practised:
+            lines.append(tr("ui.stats_never_practised", lang, count=picture.never_practised))
+        parts.append(Static("\n".join(lines), id="stats-next", markup=False))
+        return parts
+
+    def _question_line(self, question_id: str) -> str:
+        """A recommended question: its id and its topic's name."""
+        question = self.bank.questions.get(question_id)
+        topics = self.bank.claims.topics
+        if question is None or question.topic not in topics:
+            return question_id
+        return tr("ui.stats_next_line", self.lang, question=question_id, topic=topics[question.topic].label(self.lang))
 
     def _title(self, key: str, **params: object) -> Static:
         return Static(tr(key, self.lang, **params), classes="section-title", markup=False)
@@ -204,6 +250,18 @@ class StatisticsScreen(QuizScreen):
             most = list(result.misconceptions.items())[:MOST_MISTAKES]
             rows = [(fitted(mistake_label(labels.get(name), lang), width), str(count)) for name, count in most]
             self._fill("#stats-mistakes", [tr("ui.stats_mistake", lang), tr("ui.stats_times", lang)], rows)
+        if self.picture is not None and self.picture.weak:
+            weak_rows = [
+                (
+                    fitted(f"{c.claim}  {claims[c.claim].label(lang)}" if c.claim in claims else c.claim, width),
+                    share(c.recall),
+                    mean(c.mean_score),
+                    str(c.misconceptions),
+                )
+                for c in self.picture.weak
+            ]
+            headings = [tr(key, lang) for key in ("ui.filter_claim", "ui.stats_recall", "history.column_mean", "ui.stats_misconceptions_made")]
+            self._fill("#stats-weak", headings, weak_rows)
 
     @staticmethod
     def _window_row(label: RichText, window: Window) -> tuple[object, ...]:

@@ -7,8 +7,11 @@ and updating its card commit together.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Final
 
 from fsrs import Card
@@ -69,21 +72,40 @@ def apply_attempt(connection: sqlite3.Connection, scheduler: ReviewScheduler, at
 
 def rebuild_card(connection: sqlite3.Connection, scheduler: ReviewScheduler, question: str) -> CardState | None:
     """Build `question`'s card again from its attempts alone, store it, and return it."""
-    rows = connection.execute(
-        f"""SELECT a.at_ms, a.score, a.verdict, a.hints, a.revealed, a.duration_ms, e.attempt IS NOT NULL
-            FROM attempts AS a LEFT JOIN easy_marks AS e ON e.attempt = a.id
-            WHERE a.question = ? AND {REVIEWED} ORDER BY a.at_ms, a.seq""",
-        (question,),
-    )
-    reviews = (
-        Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration)
-        for at, score, verdict, hints, revealed, duration, easy in rows
-    )
-    card, count = scheduler.rebuild(question, reviews)
+    card, count = scheduler.rebuild(question, next((reviews for _, reviews in review_logs(connection, question)), []))
     if card is None:
         connection.execute("DELETE FROM cards WHERE question = ?", (question,))
         return None
     return _save(connection, CardState(question, card, count))
+
+
+def rebuild_all_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler) -> int:
+    """Build every card again from its attempts with `scheduler` (new parameters); how many."""
+    logs = list(review_logs(connection))
+    for question, reviews in logs:
+        card, reviewed = scheduler.rebuild(question, reviews)
+        assert card is not None  # a question is listed only with a review
+        _save(connection, CardState(question, card, reviewed))
+    return len(logs)
+
+
+def review_logs(connection: sqlite3.Connection, question: str | None = None) -> Iterator[tuple[str, list[Review]]]:
+    """Each question's reviews in time order (only `question`'s when given), rated as its card is."""
+    where = "" if question is None else "AND a.question = :question"
+    rows = connection.execute(
+        f"""SELECT a.question, a.at_ms, a.score, a.verdict, a.hints, a.revealed, a.duration_ms, e.attempt IS NOT NULL
+            FROM attempts AS a LEFT JOIN easy_marks AS e ON e.attempt = a.id
+            WHERE {REVIEWED} {where} ORDER BY a.question, a.at_ms, a.seq""",
+        {"question": question},
+    )
+    for name, group in groupby(rows, key=itemgetter(0)):
+        yield (
+            name,
+            [
+                Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration)
+                for _, at, score, verdict, hints, revealed, duration, easy in group
+            ],
+        )
 
 
 def due_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler, now: datetime) -> list[DueCard]:

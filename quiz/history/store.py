@@ -31,7 +31,7 @@ from quiz.history.header import check_existing_file
 from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, check, now_ms
-from quiz.history.scheduling import PASS_MARK, ReviewScheduler
+from quiz.history.scheduling import PASS_MARK, Review, ReviewScheduler
 from quiz.history.unavailable import (
     DAMAGED,
     NEWER,
@@ -52,9 +52,7 @@ def history_path() -> Path:
     return locations.data_dir() / HISTORY_FILE
 
 
-def open_history(
-    path: Path | None = None, *, busy_timeout_s: float = BUSY_TIMEOUT_S, parameters: Scheduler | None = None
-) -> History | Unavailable:
+def open_history(path: Path | None = None, *, busy_timeout_s: float = BUSY_TIMEOUT_S, parameters: Scheduler | None = None) -> History | Unavailable:
     """Open (creating or migrating when needed) the history file, or say why it cannot be used.
 
     `parameters` are the FSRS parameters a new file starts with (default: fsrs's, fuzz on); an
@@ -175,6 +173,22 @@ class History:
                 cards.rebuild_card(connection, self._scheduler, question)
         return added, len(attempts) - added
 
+    def reschedule(self, parameters: Scheduler, settings: Mapping[str, str] | None = None) -> int:
+        """Schedule with `parameters` from now on: store them (and the `settings` rows beside them)
+        and rebuild every card from its attempts, in one transaction; how many cards."""
+        scheduler = ReviewScheduler(parameters)
+        with self._reporting(), self._transaction() as connection:
+            rows = {**(settings or {}), "scheduler": scheduler.to_json()}
+            connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", rows.items())
+            count = cards.rebuild_all_cards(connection, scheduler)
+        self._scheduler = scheduler
+        return count
+
+    def save_setting(self, name: str, value: str) -> None:
+        """Keep `value` in the file's settings under `name` (replacing what was there)."""
+        with self._reporting(), self._transaction() as connection:
+            connection.execute("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", (name, value))
+
     def backup(self, target: Path) -> None:
         """Copy the whole file, consistent at one moment, to `target` (which must not exist)."""
         if target.exists():
@@ -208,6 +222,27 @@ class History:
         """How many attempts the file holds."""
         with self._reporting():
             count: int = self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
+            return count
+
+    def parameters(self) -> Scheduler:
+        """The FSRS parameters the cards are scheduled with (and the desired retention)."""
+        return self._scheduler.parameters
+
+    def setting(self, name: str) -> str | None:
+        """The file's setting `name`, or None when it has none."""
+        with self._reporting():
+            row = self.connection().execute("SELECT value FROM settings WHERE name = ?", (name,)).fetchone()
+            return None if row is None else str(row[0])
+
+    def review_logs(self) -> list[tuple[str, list[Review]]]:
+        """Each reviewed question's reviews in time order, rated as its card is (for fitting FSRS)."""
+        with self._reporting():
+            return list(cards.review_logs(self.connection()))
+
+    def review_count(self) -> int:
+        """How many attempts were reviews of a card (all but questions a mock interview did not reach)."""
+        with self._reporting():
+            count: int = self.connection().execute(f"SELECT count(*) FROM attempts WHERE {cards.REVIEWED}").fetchone()[0]
             return count
 
     def card(self, question: str) -> CardState | None:

@@ -1,0 +1,196 @@
+"""Personal FSRS parameters: fitted to the learner's own reviews with fsrs-rs's optimizer
+(`fsrs-rs-python`), and used only when they predict that history better than FSRS's defaults.
+
+The optimizer learns from each question's reviews in order, with the whole days between them
+(whole 24-hour periods, as py-fsrs counts them). What it can learn from is a review a day or more
+after the question's previous one: those are counted as the learner's reviews. fsrs-rs itself
+returns the defaults below 8 of them and fits only the four initial stabilities below 64, so a
+fitted set is considered from `MIN_REVIEWS` = 64 on. Both sets are scored on the same history
+with fsrs-rs's `evaluate`: the log-loss of the predicted recall of each of those reviews, and the
+RMSE over bins of reviews ("RMSE (bins)", the FSRS benchmark's metric). The fitted set is used
+only when its log-loss is lower. Fitting is deterministic: fsrs-rs seeds its training itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from types import ModuleType
+from typing import TYPE_CHECKING, Final, Literal
+
+from fsrs import Rating, Scheduler
+
+if TYPE_CHECKING:
+    from quiz.history.store import History
+
+MIN_REVIEWS: Final = 64
+"""Reviews (a day or more after the previous one) needed before a fitted set can be used: from
+64 on fsrs-rs fits all 21 parameters."""
+REFIT_AFTER: Final = 64
+"""The app fits again by itself once this many attempts were recorded since the last fit."""
+DAY_MS: Final = 86_400_000
+FIGURE_DECIMALS: Final = 6
+MIN_RETENTION: Final = 0.70
+MAX_RETENTION: Final = 0.97
+"""The desired retention the learner may choose (FSRS's own advice: below 0.70 reviews stop paying
+off, above 0.97 they multiply)."""
+FIT_SETTING: Final = "fsrs_fit"
+"""The name of the history file's settings row that keeps the last fit."""
+
+Status = Literal["fitted", "not_better", "too_few", "no_optimizer"]
+"""Why the scheduler uses the set it uses: the fitted one is better; it is not; too few reviews;
+the optimizer cannot be imported on this platform."""
+ReviewLog = Sequence[tuple[int, Rating]]
+"""One question's reviews in time order: (UTC epoch milliseconds, rating)."""
+
+
+@dataclass(frozen=True)
+class Figures:
+    """How well a parameter set predicts the learner's reviews (lower is better for both)."""
+
+    log_loss: float
+    rmse: float
+
+    def to_json(self) -> dict[str, float]:
+        return {"log_loss": self.log_loss, "rmse": self.rmse}
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The outcome of fitting: the figures of both sets, which one schedules, and why."""
+
+    status: Status
+    reviews: int  # reviews the optimizer learns from (see the module's docstring)
+    attempts: int  # attempts recorded when it ran, for refitting after REFIT_AFTER more
+    default: Figures | None
+    fitted: Figures | None
+    parameters: tuple[float, ...] | None  # the fitted set, when there is one
+    needed: int = MIN_REVIEWS
+
+    @property
+    def uses_fitted(self) -> bool:
+        return self.status == "fitted"
+
+    def chosen(self) -> tuple[float, ...]:
+        """The 21 parameters to schedule with."""
+        return self.parameters if self.uses_fitted and self.parameters is not None else tuple(Scheduler().parameters)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "used": "fitted" if self.uses_fitted else "default",
+            "reviews": self.reviews,
+            "needed": self.needed,
+            "attempts": self.attempts,
+            "default": None if self.default is None else self.default.to_json(),
+            "fitted": None if self.fitted is None else self.fitted.to_json(),
+            "parameters": None if self.parameters is None else list(self.parameters),
+        }
+
+    @classmethod
+    def from_json(cls, text: str) -> Fit:
+        """A fit as `to_json` stored it; ValueError when it is not one."""
+        try:
+            raw = json.loads(text)
+            figures = {
+                name: None if raw[name] is None else Figures(float(raw[name]["log_loss"]), float(raw[name]["rmse"])) for name in ("default", "fitted")
+            }
+            parameters = None if raw["parameters"] is None else tuple(float(p) for p in raw["parameters"])
+            status = raw["status"]
+            if status not in ("fitted", "not_better", "too_few", "no_optimizer"):
+                raise ValueError(f"unknown status {status!r}")
+            return cls(status, int(raw["reviews"]), int(raw["attempts"]), figures["default"], figures["fitted"], parameters, int(raw["needed"]))
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a stored fit ({exc!r})") from None
+
+
+def optimizer() -> ModuleType | None:
+    """fsrs-rs's Python module, or None where it cannot be imported (no wheel for the platform)."""
+    try:
+        import fsrs_rs_python
+    except ImportError:
+        return None
+    return fsrs_rs_python
+
+
+def fit(logs: Sequence[ReviewLog], attempts: int = 0) -> Fit:
+    """Fit FSRS to the learner's reviews (one log per question) and score it against the defaults."""
+    rs = optimizer()
+    reviews = sum(1 for log in logs for before, after in pairwise(log) if after[0] - before[0] >= DAY_MS)
+    if rs is None:
+        return Fit("no_optimizer", reviews, attempts, None, None, None)
+    items = training_items(rs, logs)
+    defaults = tuple(Scheduler().parameters)
+    if reviews < MIN_REVIEWS:
+        return Fit("too_few", reviews, attempts, _figures(rs, defaults, items) if items else None, None, None)
+    fitted = tuple(float(p) for p in rs.FSRS(list(defaults)).compute_parameters(items))
+    Scheduler(parameters=fitted)  # py-fsrs checks the bounds; fsrs-rs keeps within the same ones
+    default_figures, fitted_figures = _figures(rs, defaults, items), _figures(rs, fitted, items)
+    better = fitted_figures.log_loss < default_figures.log_loss
+    return Fit("fitted" if better else "not_better", reviews, attempts, default_figures, fitted_figures, fitted)
+
+
+def refit(history: History) -> Fit:
+    """Fit the history's reviews again, keep the fit in the file, and schedule with the set it
+    chooses (every card is rebuilt when that set changes)."""
+    attempts = history.review_count()
+    result = fit([[(r.at_ms, r.rating) for r in reviews] for _, reviews in history.review_logs()], attempts)
+    current = history.parameters()
+    row = json.dumps(result.to_json())
+    if tuple(current.parameters) == result.chosen():
+        history.save_setting(FIT_SETTING, row)
+    else:
+        history.reschedule(Scheduler.from_dict({**current.to_dict(), "parameters": list(result.chosen())}), {FIT_SETTING: row})
+    return result
+
+
+def stored_fit(history: History) -> Fit | None:
+    """The last fit kept in the history file (None before the first, or when it cannot be read)."""
+    text = history.setting(FIT_SETTING)
+    try:
+        return None if text is None else Fit.from_json(text)
+    except ValueError:
+        return None  # refitting replaces it
+
+
+def needs_refit(history: History) -> bool:
+    """Whether REFIT_AFTER attempts were recorded since the last fit (or since none)."""
+    last = stored_fit(history)
+    return history.review_count() - (0 if last is None else last.attempts) >= REFIT_AFTER
+
+
+def scheduling_parameters(history: History) -> Scheduler:
+    """The FSRS parameters to schedule `history`'s cards with: the fitted set when it was chosen,
+    else the defaults, with the learner's desired retention."""
+    return history.parameters()
+
+
+def set_desired_retention(history: History, retention: float) -> None:
+    """Schedule with `retention` as the desired retention from now on (every card is rebuilt)."""
+    if not MIN_RETENTION <= retention <= MAX_RETENTION:
+        raise ValueError(f"the desired retention must be from {MIN_RETENTION} to {MAX_RETENTION}")
+    history.reschedule(Scheduler.from_dict({**history.parameters().to_dict(), "desired_retention": retention}))
+
+
+def training_items(rs: ModuleType, logs: Sequence[ReviewLog]) -> list[object]:
+    """fsrs-rs items: for each review a day or more after the previous one, the question's reviews
+    up to and including it, with the whole days since each one's previous review."""
+    items: list[object] = []
+    for log in logs:
+        sequence: list[object] = []
+        previous: int | None = None
+        for at_ms, rating in log:
+            days = 0 if previous is None else (at_ms - previous) // DAY_MS
+            sequence.append(rs.FSRSReview(int(rating), days))
+            if previous is not None and days > 0:
+                items.append(rs.FSRSItem(list(sequence)))
+            previous = at_ms
+    return items
+
+
+def _figures(rs: ModuleType, parameters: Sequence[float], items: list[object]) -> Figures:
+    evaluation = rs.FSRS(list(parameters)).evaluate(items)
+    # fsrs-rs sums in parallel, in float32: past the sixth decimal the figures vary from run to run.
+    return Figures(round(float(evaluation.log_loss), FIGURE_DECIMALS), round(float(evaluation.rmse_bins), FIGURE_DECIMALS))

@@ -28,6 +28,7 @@ COMMANDS: Final = {
     "history": "history",
     "stats": "stats",
     "review": "review",
+    "optimize": "optimize",
     "mock": "mock",
     "export": "export_history",
     "import": "import_history",
@@ -36,7 +37,7 @@ COMMANDS: Final = {
     "export-anki": "export_anki",
 }
 """Each subcommand's name and its module in `quiz.cli`, in the order `quiz --help` lists them.
-A command imports its own module alone: `quiz practice` starts without loading the other fifteen."""
+A command imports its own module alone: `quiz practice` starts without loading the other sixteen."""
 EXIT_INTERNAL = 70
 """Exit code of a failure that is our bug, not the input's (EX_SOFTWARE)."""
 

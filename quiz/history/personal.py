@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from fsrs import Rating, Scheduler
 
+from quiz.history.cards import REVIEWED
+from quiz.locale.i18n import tr
+
 if TYPE_CHECKING:
     from quiz.history.store import History
 
@@ -165,6 +168,56 @@ def scheduling_parameters(history: History) -> Scheduler:
     """The FSRS parameters to schedule `history`'s cards with: the fitted set when it was chosen,
     else the defaults, with the learner's desired retention."""
     return history.parameters()
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the statistics show of personal FSRS: the last fit, the reviews a fit could learn from
+    now and how many it needs, and the desired retention."""
+
+    fit: Fit | None
+    reviews: int
+    needed: int
+    desired_retention: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "reviews": self.reviews,
+            "needed": self.needed,
+            "desired_retention": self.desired_retention,
+            "used": "fitted" if self.fit is not None and self.fit.uses_fitted else "default",
+            "fit": None if self.fit is None else self.fit.to_json(),
+        }
+
+
+def standing(history: History) -> Standing:
+    """The last fit and the reviews there are now (one SQL pass, no fitting)."""
+    [(reviews,)] = history.read(
+        f"""SELECT count(*) FROM (SELECT at_ms - lag(at_ms) OVER (PARTITION BY question ORDER BY at_ms, seq) AS gap
+            FROM attempts WHERE {REVIEWED}) WHERE gap >= ?""",
+        (DAY_MS,),
+    )
+    return Standing(stored_fit(history), int(reviews), MIN_REVIEWS, float(history.parameters().desired_retention))
+
+
+def figure_rows(fit: Fit | None, lang: str) -> list[tuple[str, str, str]]:
+    """The two sets' figures side by side, header first, as `quiz stats`, `quiz optimize` and the
+    statistics screen show them ("–" where a set was not scored); the set in use is marked."""
+    default, fitted = (None, None) if fit is None else (fit.default, fit.fitted)
+    uses_fitted = fit is not None and fit.uses_fitted
+    rows = [(tr("history.fsrs_set", lang), tr("history.fsrs_log_loss", lang), tr("history.fsrs_rmse", lang))]
+    for key, figures, used in (("history.fsrs_default", default, not uses_fitted), ("history.fsrs_fitted", fitted, uses_fitted)):
+        name = tr("history.fsrs_in_use", lang, name=tr(key, lang)) if used else tr(key, lang)
+        rows.append((name, *(("–", "–") if figures is None else (f"{figures.log_loss:.4f}", f"{figures.rmse:.4f}"))))
+    return rows
+
+
+def status_text(state: Standing, lang: str) -> str:
+    """Which set schedules and why, with the reviews there are and needed, in `lang`."""
+    counts = {"reviews": state.reviews, "needed": state.needed, "every": REFIT_AFTER}
+    if state.fit is None:
+        return tr("history.fsrs_not_fitted", lang, **counts)
+    return tr(f"history.fsrs_status_{state.fit.status}", lang, **counts, fitted_on=state.fit.reviews)
 
 
 def set_desired_retention(history: History, retention: float) -> None:

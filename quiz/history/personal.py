@@ -20,9 +20,10 @@ from itertools import pairwise
 from types import ModuleType
 from typing import TYPE_CHECKING, Final, Literal
 
-from fsrs import Rating, Scheduler
+from fsrs import Scheduler
 
 from quiz.history.cards import REVIEWED
+from quiz.history.scheduling import Review
 from quiz.locale.i18n import tr
 
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ FIT_SETTING: Final = "fsrs_fit"
 Status = Literal["fitted", "not_better", "too_few", "no_optimizer"]
 """Why the scheduler uses the set it uses: the fitted one is better; it is not; too few reviews;
 the optimizer cannot be imported on this platform."""
-ReviewLog = Sequence[tuple[int, Rating]]
-"""One question's reviews in time order: (UTC epoch milliseconds, rating)."""
+ReviewLog = Sequence[Review]
+"""One question's reviews in time order."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ def optimizer() -> ModuleType | None:
 def fit(logs: Sequence[ReviewLog], attempts: int = 0) -> Fit:
     """Fit FSRS to the learner's reviews (one log per question) and score it against the defaults."""
     rs = optimizer()
-    reviews = sum(1 for log in logs for before, after in pairwise(log) if after[0] - before[0] >= DAY_MS)
+    reviews = sum(1 for log in logs for before, after in pairwise(log) if after.at_ms - before.at_ms >= DAY_MS)
     if rs is None:
         return Fit("no_optimizer", reviews, attempts, None, None, None)
     items = training_items(rs, logs)
@@ -139,7 +140,7 @@ def refit(history: History) -> Fit:
     """Fit the history's reviews again, keep the fit in the file, and schedule with the set it
     chooses (every card is rebuilt when that set changes)."""
     attempts = history.review_count()
-    result = fit([[(r.at_ms, r.rating) for r in reviews] for _, reviews in history.review_logs()], attempts)
+    result = fit([reviews for _, reviews in history.review_logs()], attempts)
     current = history.parameters()
     row = json.dumps(result.to_json())
     if tuple(current.parameters) == result.chosen():
@@ -234,12 +235,12 @@ def training_items(rs: ModuleType, logs: Sequence[ReviewLog]) -> list[object]:
     for log in logs:
         sequence: list[object] = []
         previous: int | None = None
-        for at_ms, rating in log:
-            days = 0 if previous is None else (at_ms - previous) // DAY_MS
-            sequence.append(rs.FSRSReview(int(rating), days))
+        for review in log:
+            days = 0 if previous is None else (review.at_ms - previous) // DAY_MS
+            sequence.append(rs.FSRSReview(int(review.rating), days))
             if previous is not None and days > 0:
                 items.append(rs.FSRSItem(list(sequence)))
-            previous = at_ms
+            previous = review.at_ms
     return items
 
 

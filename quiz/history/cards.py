@@ -54,6 +54,12 @@ def load_card(connection: sqlite3.Connection, question: str) -> CardState | None
     return None if row is None else CardState(question, Card.from_json(row[0]), row[1])
 
 
+def load_cards(connection: sqlite3.Connection) -> list[CardState]:
+    """Every stored card, by question id."""
+    rows = connection.execute("SELECT question, card, reviews FROM cards ORDER BY question")
+    return [CardState(question, Card.from_json(text), reviews) for question, text, reviews in rows]
+
+
 def apply_attempt(connection: sqlite3.Connection, scheduler: ReviewScheduler, attempt: AttemptRecord) -> CardState | None:
     """Update the card of `attempt`'s question with it (already inserted); the card after it."""
     if attempt.verdict == "not_reached":
@@ -79,14 +85,28 @@ def rebuild_card(connection: sqlite3.Connection, scheduler: ReviewScheduler, que
     return _save(connection, CardState(question, card, count))
 
 
-def rebuild_all_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler) -> int:
-    """Build every card again from its attempts with `scheduler` (new parameters); how many."""
-    logs = list(review_logs(connection))
-    for question, reviews in logs:
-        card, reviewed = scheduler.rebuild(question, reviews)
+def rebuilt_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler) -> list[CardState]:
+    """Every card built again from its attempts with `scheduler` (new parameters), not stored: the
+    slow part of rescheduling, done outside the write transaction."""
+    built = []
+    for question, reviews in review_logs(connection):
+        card, count = scheduler.rebuild(question, reviews)
         assert card is not None  # a question is listed only with a review
-        _save(connection, CardState(question, card, reviewed))
-    return len(logs)
+        built.append(CardState(question, card, count))
+    return built
+
+
+def store_rebuilt_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler, built: list[CardState]) -> None:
+    """Store cards `rebuilt_cards` made, inside the write transaction; a card that took a review
+    since (or is new since) is built again here, from all its attempts."""
+    current = dict(connection.execute("SELECT question, reviews FROM cards").fetchall())
+    for state in built:
+        if current.pop(state.question, None) == state.reviews:
+            _save(connection, state)
+        else:
+            rebuild_card(connection, scheduler, state.question)
+    for question in current:
+        rebuild_card(connection, scheduler, question)
 
 
 def review_logs(connection: sqlite3.Connection, question: str | None = None) -> Iterator[tuple[str, list[Review]]]:

@@ -14,16 +14,20 @@ only when its log-loss is lower. Fitting is deterministic: fsrs-rs seeds its tra
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
+from copy import copy
 from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 from itertools import pairwise
 from types import ModuleType
 from typing import TYPE_CHECKING, Final, Literal
 
-from fsrs import Scheduler
+from fsrs import Card, Rating, Scheduler, State
 
 from quiz.history.cards import REVIEWED
-from quiz.history.scheduling import Review
+from quiz.history.records import to_ms
+from quiz.history.scheduling import Review, ReviewScheduler
 from quiz.locale.i18n import tr
 
 if TYPE_CHECKING:
@@ -248,3 +252,59 @@ def _figures(rs: ModuleType, parameters: Sequence[float], items: list[object]) -
     evaluation = rs.FSRS(list(parameters)).evaluate(items)
     # fsrs-rs sums in parallel, in float32: past the sixth decimal the figures vary from run to run.
     return Figures(round(float(evaluation.log_loss), FIGURE_DECIMALS), round(float(evaluation.rmse_bins), FIGURE_DECIMALS))
+
+
+LOAD_DAYS: Final = 30
+"""How far ahead the daily load at a desired retention is simulated."""
+
+
+@dataclass(frozen=True)
+class DailyLoad:
+    """Reviews expected on each of the next LOAD_DAYS days at a desired retention (today first,
+    with what is overdue), from a forward simulation of the learner's cards."""
+
+    retention: float
+    per_day: tuple[int, ...]
+
+    @property
+    def mean(self) -> float:
+        return sum(self.per_day) / len(self.per_day)
+
+    @property
+    def peak(self) -> int:
+        return max(self.per_day)
+
+
+def daily_load(history: History, retention: float, now: datetime, *, days: int = LOAD_DAYS, seed: int = 0) -> DailyLoad:
+    """Simulate the cards from `now` at `retention`, with the parameters in use: each review due
+    again at the interval that retention gives its stability, recalled with the probability FSRS
+    predicts then (a seeded draw: Good when recalled, Again when not). Deterministic."""
+    scheduler = ReviewScheduler(Scheduler.from_dict({**history.parameters().to_dict(), "desired_retention": retention, "enable_fuzzing": False}))
+    rng = random.Random(seed)
+    start = now.date()
+    end = datetime.combine(start + timedelta(days=days), time(), now.tzinfo)  # the last day's midnight
+    per_day = [0] * days
+    for state in history.cards():
+        card = due_at_retention(scheduler.parameters, state.card, retention)
+        index = state.reviews
+        while card.due < end:
+            at = max(card.due, now)
+            per_day[(at.astimezone(now.tzinfo).date() - start).days] += 1
+            recalled = rng.random() < scheduler.retrievability(card, at)
+            card = scheduler.review(card, Review(to_ms(at), Rating.Good if recalled else Rating.Again), index)
+            index += 1
+    return DailyLoad(retention, tuple(per_day))
+
+
+def due_at_retention(parameters: Scheduler, card: Card, retention: float) -> Card:
+    """`card` due when `retention` would have scheduled its last review: FSRS-6's interval
+    I = S / F · (R^(1/D) − 1), D = −w20, F = 0.9^(1/D) − 1, in whole days from 1 to the maximum.
+    A card still in its (re)learning steps keeps its due time."""
+    if card.state != State.Review or card.stability is None or card.last_review is None:
+        return card
+    decay = -parameters.parameters[20]
+    factor = 0.9 ** (1 / decay) - 1
+    interval = round(card.stability / factor * (retention ** (1 / decay) - 1))
+    rescheduled = copy(card)
+    rescheduled.due = card.last_review + timedelta(days=min(max(interval, 1), parameters.maximum_interval))
+    return rescheduled

@@ -173,16 +173,29 @@ class History:
                 cards.rebuild_card(connection, self._scheduler, question)
         return added, len(attempts) - added
 
-    def reschedule(self, parameters: Scheduler, settings: Mapping[str, str] | None = None) -> int:
+    def reschedule(self, parameters: Scheduler, settings: Mapping[str, str] | None = None) -> None:
         """Schedule with `parameters` from now on: store them (and the `settings` rows beside them)
-        and rebuild every card from its attempts, in one transaction; how many cards."""
+        and every card rebuilt from its attempts. The cards are built before the write transaction
+        and stored in it, so an attempt recorded meanwhile (the app refits while the learner goes on)
+        waits milliseconds, not the whole rebuild; its card is built again in the transaction."""
         scheduler = ReviewScheduler(parameters)
-        with self._reporting(), self._transaction() as connection:
-            rows = {**(settings or {}), "scheduler": scheduler.to_json()}
-            connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", rows.items())
-            count = cards.rebuild_all_cards(connection, scheduler)
-        self._scheduler = scheduler
-        return count
+        with self._reporting():
+            connection = self.connection()
+            connection.execute("BEGIN")  # one snapshot to build from
+            try:
+                built = cards.rebuilt_cards(connection, scheduler)
+            finally:
+                connection.execute("COMMIT")
+            previous = self._scheduler
+            try:
+                with self._transaction() as connection:
+                    rows = {**(settings or {}), "scheduler": scheduler.to_json()}
+                    connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", rows.items())
+                    cards.store_rebuilt_cards(connection, scheduler, built)
+                    self._scheduler = scheduler  # before the commit: a writer waiting for it then uses the new set
+            except BaseException:
+                self._scheduler = previous
+                raise
 
     def save_setting(self, name: str, value: str) -> None:
         """Keep `value` in the file's settings under `name` (replacing what was there)."""
@@ -244,6 +257,11 @@ class History:
         with self._reporting():
             count: int = self.connection().execute(f"SELECT count(*) FROM attempts WHERE {cards.REVIEWED}").fetchone()[0]
             return count
+
+    def cards(self) -> list[CardState]:
+        """Every stored card, by question id."""
+        with self._reporting():
+            return cards.load_cards(self.connection())
 
     def card(self, question: str) -> CardState | None:
         """`question`'s review card, or None before its first review."""

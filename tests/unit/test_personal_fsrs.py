@@ -5,13 +5,16 @@ memory model (tests/support/synthetic_reviews.py)."""
 from __future__ import annotations
 
 import sys
+from datetime import datetime, time, timedelta, timezone
 
 import pytest
-from fsrs import Scheduler
+from fsrs import Scheduler, State
 
 from history_records import DAY_MS, attempt, open_store
-from quiz.history import personal
+from quiz.history import cards, personal
 from quiz.history.personal import MIN_REVIEWS, REFIT_AFTER, Fit, refit
+from quiz.history.records import to_ms
+from quiz.history.scheduling import ReviewScheduler
 from synthetic_reviews import LEARNER, synthetic_attempts
 
 
@@ -103,3 +106,47 @@ def test_a_stored_fit_reads_back_and_a_damaged_one_is_ignored(tmp_path):
         history.save_setting(personal.FIT_SETTING, '{"status": "fitted"}')
         assert personal.stored_fit(history) is None
         assert personal.needs_refit(history)
+
+
+def test_an_attempt_recorded_while_the_cards_are_rebuilt_is_in_its_card(tmp_path):
+    with _store(tmp_path, "h.sqlite3", synthetic_attempts(200, seed=9)) as history:
+        scheduler = ReviewScheduler(Scheduler(parameters=LEARNER, enable_fuzzing=False))
+        built = cards.rebuilt_cards(history.connection(), scheduler)  # before the write transaction
+        last = max(state.card.last_review for state in built)
+        history.record(attempt("synthetic-00003", to_ms(last) + DAY_MS))  # meanwhile, at the old set
+        history.record(attempt("new-question", to_ms(last) + DAY_MS))
+        connection = history.connection()
+        connection.execute("BEGIN IMMEDIATE")
+        cards.store_rebuilt_cards(connection, scheduler, built)
+        connection.execute("COMMIT")
+        for question in ("synthetic-00003", "new-question", "synthetic-00004"):
+            reviews = dict(history.review_logs())[question]
+            expected, count = scheduler.rebuild(question, reviews)
+            assert history.card(question).card.to_dict() == expected.to_dict() and history.card(question).reviews == count
+
+
+NOW = datetime(2025, 9, 1, 20, 0, tzinfo=timezone(timedelta(hours=9)))
+
+
+def test_the_daily_load_counts_what_is_due_and_falls_with_the_desired_retention(tmp_path):
+    with _store(tmp_path, "h.sqlite3", synthetic_attempts(600, seed=10)) as history:
+        load = personal.daily_load(history, 0.9, NOW)
+        assert load == personal.daily_load(history, 0.9, NOW)  # seeded: the same every time
+        assert len(load.per_day) == personal.LOAD_DAYS
+        end_of_today = datetime.combine(NOW.date() + timedelta(days=1), time(), NOW.tzinfo)
+        due_today = sum(1 for state in history.cards() if state.due < end_of_today)  # overdue and today's
+        assert due_today <= load.per_day[0]  # with the relearning steps of those forgotten
+        assert due_today < load.per_day[0] <= due_today * (1 + len(Scheduler().relearning_steps))
+        low, high = personal.daily_load(history, 0.7, NOW), personal.daily_load(history, 0.97, NOW)
+        assert low.mean < load.mean < high.mean
+        assert load.peak == max(load.per_day) and load.mean == sum(load.per_day) / personal.LOAD_DAYS
+
+
+def test_a_card_rescheduled_at_the_retention_it_had_keeps_its_due_time(tmp_path):
+    with _store(tmp_path, "h.sqlite3", synthetic_attempts(300, seed=12)) as history:
+        parameters = history.parameters()
+        states = [state for state in history.cards() if state.card.state == State.Review]
+        assert len(states) > 10
+        for state in states:
+            assert personal.due_at_retention(parameters, state.card, 0.9).due == state.due
+            assert personal.due_at_retention(parameters, state.card, 0.8).due > state.due

@@ -105,3 +105,4 @@ def _print_table(attempts: list[AttemptRecord], lang: str) -> None:
     ]
     header = tuple(tr(f"history.column_{name}", lang) for name in ("when", "question", "mode", "verdict", "score", "time"))
     print_columns([header, *rows])
+

@@ -91,7 +91,8 @@ def list_due(args: argparse.Namespace, lang: str) -> int:
         return 0
     header = tuple(tr(f"history.column_{name}", lang) for name in ("question", "due", "stability", "difficulty", "retrievability"))
     rows = [
-        (d.question, f"{d.due.astimezone():%Y-%m-%d %H:%M}", f"{d.stability:.1f} d", f"{d.difficulty:.1f}", f"{d.retrievability:.0%}") for d in due
+        (d.question, f"{d.due.astimezone():%Y-%m-%d %H:%M}", f"{d.stability:.1f} d", f"{d.difficulty:.1f}", f"{d.retrievability:.0%}")
+        for d in due
     ]
     print_columns([header, *rows])
     return 0

@@ -40,6 +40,7 @@ REFIT_AFTER: Final = 64
 """The app fits again by itself once this many attempts were recorded since the last fit."""
 DAY_MS: Final = 86_400_000
 FIGURE_DECIMALS: Final = 6
+DEFAULT_RETENTION: Final = 0.90
 MIN_RETENTION: Final = 0.70
 MAX_RETENTION: Final = 0.97
 """The desired retention the learner may choose (FSRS's own advice: below 0.70 reviews stop paying

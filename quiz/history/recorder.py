@@ -241,6 +241,13 @@ class Recorder:
 
         return self._using(lambda history: refit(history) if needs_refit(history) else None)
 
+    def desired_retention(self) -> float:
+        """The desired retention reviews are scheduled at (FSRS's default while the file is not open)."""
+        from quiz.history.personal import DEFAULT_RETENTION
+
+        retention = self._using(lambda history: history.parameters().desired_retention, wait=False)
+        return DEFAULT_RETENTION if retention is None else float(retention)
+
     def daily_load(self, retention: float) -> DailyLoad | None:
         """The reviews expected each day at `retention`, from now (None when there is no file)."""
         from quiz.history.personal import daily_load

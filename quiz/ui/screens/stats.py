@@ -2,7 +2,8 @@
 
 Today, what is due and the streak; true retention; a calendar heatmap of the last 26 weeks; the
 daily mean score as a sparkline; reviews due over the next 14 days; accuracy by topic and by
-claim over the last 30 days and all time; the mistakes made most often, by their labels. The
+claim over the last 30 days and all time; the mistakes made most often, by their labels; how
+well FSRS's default and fitted parameters predict the learner's reviews, side by side. The
 figures are computed in a worker thread (its own connection to the file), then laid out at once.
 """
 
@@ -22,6 +23,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Header, Sparkline, Static
 
 from quiz.bank import Bank
+from quiz.history import personal
+from quiz.history.personal import Standing
 from quiz.history.recorder import Recorder
 from quiz.history.stats import Statistics, Window, catalogue
 from quiz.locale.i18n import tr
@@ -62,6 +65,8 @@ class StatisticsScreen(QuizScreen):
         self.history = history
         self.statistics: Statistics | None = None
         """The figures shown, once computed."""
+        self.scheduling: Standing | None = None
+        """The FSRS fit shown, once read."""
         self.computed = False
         """The worker has answered: figures, or why there are none, are on screen."""
 
@@ -80,17 +85,20 @@ class StatisticsScreen(QuizScreen):
     class Computed(Message):
         """The figures, from the worker (None: there is no history file to read)."""
 
-        def __init__(self, statistics: Statistics | None) -> None:
+        def __init__(self, statistics: Statistics | None, scheduling: Standing | None) -> None:
             super().__init__()
             self.statistics = statistics
+            self.scheduling = scheduling
 
     @work(thread=True, exclusive=True, group="statistics")
     def _compute(self) -> None:
         # A message may be posted from a thread, and is dropped if the learner left meanwhile.
-        self.post_message(self.Computed(self.history.statistics(catalogue(self.bank.questions.values()))))
+        statistics = self.history.statistics(catalogue(self.bank.questions.values()))
+        self.post_message(self.Computed(statistics, self.history.scheduling()))
 
     @on(Computed)
     async def _show(self, message: Computed) -> None:
+        self.scheduling = message.scheduling
         await self._lay_out(message.statistics)
         self.computed = True
 
@@ -162,6 +170,15 @@ class StatisticsScreen(QuizScreen):
             parts.append(self._table("stats-mistakes"))
         else:
             parts.append(Static(tr("ui.stats_no_mistakes", lang), classes="stats-caption", markup=False))
+        scheduling = self.scheduling
+        if scheduling is not None:
+            retention = tr("history.fsrs_retention", lang, retention=f"{scheduling.desired_retention:.2f}")
+            parts += [
+                self._title("history.fsrs_title"),
+                self._table("stats-fsrs"),
+                Static(personal.status_text(scheduling, lang), id="stats-fsrs-status", classes="stats-caption", markup=False),
+                Static(retention, classes="stats-caption", markup=False),
+            ]
         return parts
 
     def _title(self, key: str, **params: object) -> Static:
@@ -204,6 +221,9 @@ class StatisticsScreen(QuizScreen):
             most = list(result.misconceptions.items())[:MOST_MISTAKES]
             rows = [(fitted(mistake_label(labels.get(name), lang), width), str(count)) for name, count in most]
             self._fill("#stats-mistakes", [tr("ui.stats_mistake", lang), tr("ui.stats_times", lang)], rows)
+        if self.scheduling is not None:
+            header, *figures_rows = personal.figure_rows(self.scheduling.fit, lang)
+            self._fill("#stats-fsrs", list(header), figures_rows)
 
     @staticmethod
     def _window_row(label: RichText, window: Window) -> tuple[object, ...]:

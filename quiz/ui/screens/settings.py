@@ -40,6 +40,8 @@ class SettingsScreen(QuizScreen):
         """The desired retention the reviews are scheduled at."""
         self.load: DailyLoad | None = None
         """The expected load shown, once simulated."""
+        self.simulated = False
+        """The load of the retention picked is on screen (or why there is none)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -78,6 +80,7 @@ class SettingsScreen(QuizScreen):
         if isinstance(event.value, float):
             self.query_one("#retention-save", Button).disabled = event.value == self.retention
             self.query_one("#retention-load", Static).update(tr("ui.retention_counting", self.lang))
+            self.simulated = False
             self._simulate(event.value)
 
     @on(Button.Pressed, "#retention-save")
@@ -104,7 +107,7 @@ class SettingsScreen(QuizScreen):
     def _show_load(self, message: Simulated) -> None:
         if message.retention != self.query_one("#retention", Select).value:
             return  # another retention was picked meanwhile: its own simulation follows
-        self.load = message.load
+        self.load, self.simulated = message.load, True
         shown = self.query_one("#retention-load", Static)
         if message.load is None:
             shown.update(tr("ui.retention_no_history", self.lang))

@@ -24,15 +24,16 @@ LEARNER = (0.5, 2.0, 4.0, 15.0, 7.0, 0.5, 2.5, 0.01, 1.2, 0.3, 1.2, 1.8, 0.1, 0.
 REVIEWS_PER_QUESTION = 10
 
 
-def synthetic_attempts(count: int, seed: int, parameters: tuple[float, ...] = LEARNER) -> list[AttemptRecord]:
-    """`count` attempts on `count / REVIEWS_PER_QUESTION` questions, drawn from FSRS at `parameters`."""
+def synthetic_attempts(count: int, seed: int, parameters: tuple[float, ...] = LEARNER, start_ms: int = START_MS) -> list[AttemptRecord]:
+    """`count` attempts on `count / REVIEWS_PER_QUESTION` questions, drawn from FSRS at `parameters`,
+    each question first seen in the 60 days from `start_ms`."""
     rng = random.Random(seed)
     model = Scheduler(parameters=parameters, enable_fuzzing=False)
     attempts: list[AttemptRecord] = []
     question = 0
     while len(attempts) < count:
         card = Card(card_id=question + 1)
-        at = at_datetime(START_MS) + timedelta(days=rng.randint(0, 60), minutes=rng.randint(0, 600))
+        at = at_datetime(start_ms) + timedelta(days=rng.randint(0, 60), minutes=rng.randint(0, 600))
         for _ in range(min(REVIEWS_PER_QUESTION, count - len(attempts))):
             recall = 0.6 if card.last_review is None else model.get_card_retrievability(card, at)
             recalled = rng.random() < recall

@@ -40,11 +40,12 @@ REFIT_AFTER: Final = 64
 """The app fits again by itself once this many attempts were recorded since the last fit."""
 DAY_MS: Final = 86_400_000
 FIGURE_DECIMALS: Final = 6
+"""Decimals the figures are kept to (see `_figures`)."""
 DEFAULT_RETENTION: Final = 0.90
 MIN_RETENTION: Final = 0.70
 MAX_RETENTION: Final = 0.97
-"""The desired retention the learner may choose (FSRS's own advice: below 0.70 reviews stop paying
-off, above 0.97 they multiply)."""
+"""The desired retentions the learner may choose: past 0.97 the reviews multiply for little more
+remembered, below 0.70 too much is forgotten between them."""
 FIT_SETTING: Final = "fsrs_fit"
 """The name of the history file's settings row that keeps the last fit."""
 

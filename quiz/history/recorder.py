@@ -50,6 +50,9 @@ class Recorder:
         self._opening = threading.Lock()  # one thread opens; another asking meanwhile waits for it
         self._opened = threading.Event()
         self._given: list[float] = []  # this run's scores: "today" while there is no file
+        # A refit and a new desired retention each write the scheduler's whole parameters: one at a time,
+        # so neither writes back what the other has just changed.
+        self._rescheduling = threading.Lock()
 
     def now_ms(self) -> int:
         """`now` in UTC epoch milliseconds, as attempts are stamped."""
@@ -239,7 +242,8 @@ class Recorder:
         it in a worker after each answer); the fit, or None when none was due."""
         from quiz.history.personal import needs_refit, refit
 
-        return self._using(lambda history: refit(history) if needs_refit(history) else None)
+        with self._rescheduling:
+            return self._using(lambda history: refit(history) if needs_refit(history) else None)
 
     def desired_retention(self) -> float:
         """The desired retention reviews are scheduled at (FSRS's default while the file is not open)."""
@@ -258,4 +262,5 @@ class Recorder:
         """Schedule at `retention` from now on (every card rebuilt); whether it was saved."""
         from quiz.history.personal import set_desired_retention
 
-        return self._write(lambda history: set_desired_retention(history, retention))
+        with self._rescheduling:
+            return self._write(lambda history: set_desired_retention(history, retention))

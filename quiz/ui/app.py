@@ -310,7 +310,7 @@ class QuizApp(App[None]):
     def _change_retention(self, message: ChangeRetention) -> None:
         self._save_retention(message.retention)
 
-    @work(thread=True, exclusive=True, group="fsrs")
+    @work(thread=True, group="retention")
     def _save_retention(self, retention: float) -> None:
         """Every card is rebuilt at the new retention: off the event loop, as a refit is."""
         saved = self.history.set_desired_retention(retention)

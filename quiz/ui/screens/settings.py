@@ -36,8 +36,8 @@ class SettingsScreen(QuizScreen):
         self.settings = settings
         self.themes = themes
         self.history = history
-        self.retention = retention
-        """The desired retention the reviews are scheduled at."""
+        self.retention = min(RETENTIONS, key=lambda offered: abs(offered - retention))
+        """The desired retention the reviews are scheduled at (the nearest offered, for one set elsewhere)."""
         self.load: DailyLoad | None = None
         """The expected load shown, once simulated."""
         self.simulated = False

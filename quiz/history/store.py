@@ -52,7 +52,9 @@ def history_path() -> Path:
     return locations.data_dir() / HISTORY_FILE
 
 
-def open_history(path: Path | None = None, *, busy_timeout_s: float = BUSY_TIMEOUT_S, parameters: Scheduler | None = None) -> History | Unavailable:
+def open_history(
+    path: Path | None = None, *, busy_timeout_s: float = BUSY_TIMEOUT_S, parameters: Scheduler | None = None
+) -> History | Unavailable:
     """Open (creating or migrating when needed) the history file, or say why it cannot be used.
 
     `parameters` are the FSRS parameters a new file starts with (default: fsrs's, fuzz on); an

@@ -30,6 +30,7 @@ COMMANDS: Final = {
     "review": "review",
     "plan": "plan",
     "items": "items",
+    "optimize": "optimize",
     "mock": "mock",
     "export": "export_history",
     "import": "import_history",

@@ -23,7 +23,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
         help="statistics of your history",
         description=(
             "Accuracy by topic and claim (last 30 days and all time), misconceptions, due reviews, "
-            "streak and true retention. Exit 4 when the history file cannot be used."
+            "streak, true retention and how well the review scheduler's parameters fit your history. Exit 4 when the history file cannot be used."
         ),
     )
     parser.add_argument("--json", action="store_true", help="print a JSON object (also the calendar, trend and forecast)")
@@ -34,15 +34,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 def run(args: argparse.Namespace) -> int:
     """Compute the statistics at the current local time and print them."""
     from quiz.cli.history_access import history_or_fail, load_catalogue
+    from quiz.cli.optimize import print_standing
+    from quiz.history.personal import standing
     from quiz.history.stats import statistics
 
     catalogue = load_catalogue(args)
     with history_or_fail(args.lang) as history:
         result = statistics(history, catalogue)
+        scheduling = standing(history)
     if args.json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps({**result.to_json(), "fsrs": scheduling.to_json()}, ensure_ascii=False, indent=2))
     else:
         _print(result, args.lang)
+        print()
+        print_standing(scheduling, args.lang)
     return 0
 
 

@@ -7,8 +7,11 @@ and updating its card commit together.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 from typing import Final
 
 from fsrs import Card
@@ -51,6 +54,12 @@ def load_card(connection: sqlite3.Connection, question: str) -> CardState | None
     return None if row is None else CardState(question, Card.from_json(row[0]), row[1])
 
 
+def load_cards(connection: sqlite3.Connection) -> list[CardState]:
+    """Every stored card, by question id."""
+    rows = connection.execute("SELECT question, card, reviews FROM cards ORDER BY question")
+    return [CardState(question, Card.from_json(text), reviews) for question, text, reviews in rows]
+
+
 def apply_attempt(connection: sqlite3.Connection, scheduler: ReviewScheduler, attempt: AttemptRecord) -> CardState | None:
     """Update the card of `attempt`'s question with it (already inserted); the card after it."""
     if attempt.verdict == "not_reached":
@@ -69,21 +78,54 @@ def apply_attempt(connection: sqlite3.Connection, scheduler: ReviewScheduler, at
 
 def rebuild_card(connection: sqlite3.Connection, scheduler: ReviewScheduler, question: str) -> CardState | None:
     """Build `question`'s card again from its attempts alone, store it, and return it."""
-    rows = connection.execute(
-        f"""SELECT a.at_ms, a.score, a.verdict, a.hints, a.revealed, a.duration_ms, e.attempt IS NOT NULL
-            FROM attempts AS a LEFT JOIN easy_marks AS e ON e.attempt = a.id
-            WHERE a.question = ? AND {REVIEWED} ORDER BY a.at_ms, a.seq""",
-        (question,),
-    )
-    reviews = (
-        Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration)
-        for at, score, verdict, hints, revealed, duration, easy in rows
-    )
-    card, count = scheduler.rebuild(question, reviews)
+    card, count = scheduler.rebuild(question, next((reviews for _, reviews in review_logs(connection, question)), []))
     if card is None:
         connection.execute("DELETE FROM cards WHERE question = ?", (question,))
         return None
     return _save(connection, CardState(question, card, count))
+
+
+def rebuilt_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler) -> list[CardState]:
+    """Every card built again from its attempts with `scheduler` (new parameters), not stored: the
+    slow part of rescheduling, done outside the write transaction."""
+    built = []
+    for question, reviews in review_logs(connection):
+        card, count = scheduler.rebuild(question, reviews)
+        assert card is not None  # a question is listed only with a review
+        built.append(CardState(question, card, count))
+    return built
+
+
+def store_rebuilt_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler, built: list[CardState]) -> None:
+    """Store cards `rebuilt_cards` made, inside the write transaction; a card that took a review
+    since (or is new since) is built again here, from all its attempts."""
+    current = dict(connection.execute("SELECT question, reviews FROM cards").fetchall())
+    for state in built:
+        if current.pop(state.question, None) == state.reviews:
+            _save(connection, state)
+        else:
+            rebuild_card(connection, scheduler, state.question)
+    for question in current:
+        rebuild_card(connection, scheduler, question)
+
+
+def review_logs(connection: sqlite3.Connection, question: str | None = None) -> Iterator[tuple[str, list[Review]]]:
+    """Each question's reviews in time order (only `question`'s when given), rated as its card is."""
+    where = "" if question is None else "AND a.question = :question"
+    rows = connection.execute(
+        f"""SELECT a.question, a.at_ms, a.score, a.verdict, a.hints, a.revealed, a.duration_ms, e.attempt IS NOT NULL
+            FROM attempts AS a LEFT JOIN easy_marks AS e ON e.attempt = a.id
+            WHERE {REVIEWED} {where} ORDER BY a.question, a.at_ms, a.seq""",
+        {"question": question},
+    )
+    for name, group in groupby(rows, key=itemgetter(0)):
+        yield (
+            name,
+            [
+                Review(at, rating_for(score, verdict, hints, bool(revealed), bool(easy)), duration)
+                for _, at, score, verdict, hints, revealed, duration, easy in group
+            ],
+        )
 
 
 def due_cards(connection: sqlite3.Connection, scheduler: ReviewScheduler, now: datetime) -> list[DueCard]:

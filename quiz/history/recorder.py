@@ -22,6 +22,7 @@ from quiz.history.records import AttemptRecord, local_now, to_ms
 if TYPE_CHECKING:
     from quiz.history.cards import CardState
     from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
+    from quiz.history.personal import DailyLoad, Fit, Standing
     from quiz.history.pushbacks import PushbackRow
     from quiz.history.stats import QuestionInfo, Statistics
     from quiz.history.store import History
@@ -49,6 +50,9 @@ class Recorder:
         self._opening = threading.Lock()  # one thread opens; another asking meanwhile waits for it
         self._opened = threading.Event()
         self._given: list[float] = []  # this run's scores: "today" while there is no file
+        # A refit and a new desired retention each write the scheduler's whole parameters: one at a time,
+        # so neither writes back what the other has just changed.
+        self._rescheduling = threading.Lock()
 
     def now_ms(self) -> int:
         """`now` in UTC epoch milliseconds, as attempts are stamped."""
@@ -229,3 +233,39 @@ class Recorder:
         from quiz.history.stats import statistics
 
         return self._using(lambda history: statistics(history, catalogue, self.now()))
+
+    # -- review scheduling (FSRS) ----------------------------------------------------------------
+
+    def scheduling(self) -> Standing | None:
+        """The last fit of FSRS to the history, the reviews there are and the desired retention."""
+        from quiz.history.personal import standing
+
+        return self._using(standing)
+
+    def refit_if_due(self) -> Fit | None:
+        """Fit FSRS again when REFIT_AFTER attempts were recorded since the last fit (the app runs
+        it in a worker after each answer); the fit, or None when none was due."""
+        from quiz.history.personal import needs_refit, refit
+
+        with self._rescheduling:
+            return self._using(lambda history: refit(history) if needs_refit(history) else None)
+
+    def desired_retention(self) -> float:
+        """The desired retention reviews are scheduled at (FSRS's default while the file is not open)."""
+        from quiz.history.personal import DEFAULT_RETENTION
+
+        retention = self._using(lambda history: history.parameters().desired_retention, wait=False)
+        return DEFAULT_RETENTION if retention is None else float(retention)
+
+    def daily_load(self, retention: float) -> DailyLoad | None:
+        """The reviews expected each day at `retention`, from now (None when there is no file)."""
+        from quiz.history.personal import daily_load
+
+        return self._using(lambda history: daily_load(history, retention, self.now()))
+
+    def set_desired_retention(self, retention: float) -> bool:
+        """Schedule at `retention` from now on (every card rebuilt); whether it was saved."""
+        from quiz.history.personal import set_desired_retention
+
+        with self._rescheduling:
+            return self._write(lambda history: set_desired_retention(history, retention))

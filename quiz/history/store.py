@@ -31,7 +31,7 @@ from quiz.history.header import check_existing_file
 from quiz.history.mocks import MockProgress, MockRow, SpokenRow, StoredMock
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord, check, now_ms
-from quiz.history.scheduling import PASS_MARK, ReviewScheduler
+from quiz.history.scheduling import PASS_MARK, Review, ReviewScheduler
 from quiz.history.unavailable import (
     DAMAGED,
     NEWER,
@@ -175,11 +175,35 @@ class History:
                 cards.rebuild_card(connection, self._scheduler, question)
         return added, len(attempts) - added
 
+    def reschedule(self, parameters: Scheduler, settings: Mapping[str, str] | None = None) -> None:
+        """Schedule with `parameters` from now on: store them (and the `settings` rows beside them)
+        and every card rebuilt from its attempts. The cards are built before the write transaction
+        and stored in it, so an attempt recorded meanwhile (the app refits while the learner goes on)
+        waits milliseconds, not the whole rebuild; its card is built again in the transaction."""
+        scheduler = ReviewScheduler(parameters)
+        with self._reporting():
+            connection = self.connection()
+            connection.execute("BEGIN")  # one snapshot to build from
+            try:
+                built = cards.rebuilt_cards(connection, scheduler)
+            finally:
+                connection.execute("COMMIT")
+            previous = self._scheduler
+            try:
+                with self._transaction() as connection:
+                    rows = {**(settings or {}), "scheduler": scheduler.to_json()}
+                    connection.executemany("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", rows.items())
+                    cards.store_rebuilt_cards(connection, scheduler, built)
+                    self._scheduler = scheduler  # before the commit: a writer waiting for it then uses the new set
+            except BaseException:
+                self._scheduler = previous
+                raise
+
     def save_setting(self, name: str, value: str | None) -> None:
         """Keep `value` under `name` in the file's settings table (None removes it), committed
-        before returning; the scheduler's parameters are not set this way."""
+        before returning; the scheduler's parameters are not set this way (see `reschedule`)."""
         if name == "scheduler":
-            raise ValueError("the scheduler's parameters are set when the file is opened")
+            raise ValueError("the scheduler's parameters are set by reschedule, with the cards rebuilt")
         with self._reporting(), self._transaction() as connection:
             if value is None:
                 connection.execute("DELETE FROM settings WHERE name = ?", (name,))
@@ -233,6 +257,26 @@ class History:
         with self._reporting():
             count: int = self.connection().execute("SELECT count(*) FROM attempts").fetchone()[0]
             return count
+
+    def parameters(self) -> Scheduler:
+        """The FSRS parameters the cards are scheduled with (and the desired retention)."""
+        return self._scheduler.parameters
+
+    def review_logs(self) -> list[tuple[str, list[Review]]]:
+        """Each reviewed question's reviews in time order, rated as its card is (for fitting FSRS)."""
+        with self._reporting():
+            return list(cards.review_logs(self.connection()))
+
+    def review_count(self) -> int:
+        """How many attempts were reviews of a card (all but questions a mock interview did not reach)."""
+        with self._reporting():
+            count: int = self.connection().execute(f"SELECT count(*) FROM attempts WHERE {cards.REVIEWED}").fetchone()[0]
+            return count
+
+    def cards(self) -> list[CardState]:
+        """Every stored card, by question id."""
+        with self._reporting():
+            return cards.load_cards(self.connection())
 
     def card(self, question: str) -> CardState | None:
         """`question`'s review card, or None before its first review."""

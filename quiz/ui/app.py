@@ -43,6 +43,7 @@ from quiz.ui.bank_loading import read_packs, skipped_notice
 from quiz.ui.messages import (
     AttemptRecorded,
     ChangeLanguage,
+    ChangeRetention,
     ChangeTheme,
     DraftElsewhere,
     GoHome,
@@ -228,8 +229,16 @@ class QuizApp(App[None]):
 
     @on(AttemptRecorded)
     def _attempt_recorded(self) -> None:
-        """A session committed an attempt: say once if the history could not keep it."""
+        """A session committed an attempt: say once if the history could not keep it, and fit the
+        review scheduler again when enough answers came since the last fit."""
         self.tell_history_problem()
+        self._refit()
+
+    @work(thread=True, exclusive=True, group="fsrs")
+    def _refit(self) -> None:
+        """Fit FSRS to the history off the event loop (rebuilding the cards takes a while on a long
+        history); the learner goes on meanwhile, and answers recorded then wait only milliseconds."""
+        self.history.refit_if_due()
 
     @on(DraftElsewhere)
     def _tell_draft_elsewhere(self, message: DraftElsewhere) -> None:
@@ -294,7 +303,23 @@ class QuizApp(App[None]):
         from quiz.ui.screens.settings import SettingsScreen
 
         # Settings shows the theme in use: the one the file names may not exist in this Textual.
-        self.push_screen(SettingsScreen(replace(self.settings, theme=self.theme), sorted(self.available_themes)))
+        settings = replace(self.settings, theme=self.theme)
+        self.push_screen(SettingsScreen(settings, sorted(self.available_themes), self.history, self.history.desired_retention()))
+
+    @on(ChangeRetention)
+    def _change_retention(self, message: ChangeRetention) -> None:
+        self._save_retention(message.retention)
+
+    @work(thread=True, group="retention")
+    def _save_retention(self, retention: float) -> None:
+        """Every card is rebuilt at the new retention: off the event loop, as a refit is."""
+        saved = self.history.set_desired_retention(retention)
+        self.call_from_thread(self._retention_saved, retention, saved)
+
+    def _retention_saved(self, retention: float, saved: bool) -> None:
+        self.tell_history_problem()
+        if saved:
+            self.notify(tr("ui.retention_saved", self.lang, retention=f"{retention:.2f}"))
 
     # -- settings -------------------------------------------------------------------------------
 

@@ -56,6 +56,14 @@ class ChangeTheme(Message):
         self.theme = theme
 
 
+class ChangeRetention(Message):
+    """Schedule reviews at the desired retention `retention` from now on, and save it."""
+
+    def __init__(self, retention: float) -> None:
+        super().__init__()
+        self.retention = retention
+
+
 class ReviewDue(Message):
     """Practise the questions due for review, most overdue first, in review mode."""
 

@@ -34,6 +34,7 @@ FIGURES = {
     "engine_modern_ops": rf"linear state\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}",
     "fast_paths": rf"validate --strict --seeds {NUMBER}, CPU\s+{NUMBER}\s+{NUMBER} ms  saves\s+{NUMBER}%",
     "expressions_replay": rf"floor: Python's eval\s+{NUMBER} s",
+    "fsrs_fit": rf"100 questions [\s\S]*refit: load, fit, rebuild every card\s+{NUMBER} ms",
     "history": rf"statistics screen on that store: opens in {NUMBER} ms[\s\S]*the statistics alone in that process: {NUMBER} ms",
     "hostile_packs": rf"messages listed for it\s+{NUMBER}",
     "mock_core": rf"report of a 10-question mock .* median {NUMBER} ms",

@@ -80,7 +80,7 @@ def test_a_damaged_history_never_stops_grading(capsys):
     assert path.read_bytes() == b"\x00garbage" * 100
 
 
-@pytest.mark.parametrize("command", [["history"], ["stats"], ["review", "--list"], ["export"]])
+@pytest.mark.parametrize("command", [["history"], ["stats"], ["review", "--list"], ["export"], ["optimize"]])
 def test_every_history_command_says_why_the_file_cannot_be_used(capsys, command):
     path = history_path()
     path.parent.mkdir(parents=True, exist_ok=True)

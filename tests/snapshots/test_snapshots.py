@@ -19,9 +19,10 @@ from textual.widgets import Input, OptionList, TextArea
 from fixture_bank import code_fixture_bank, fixture_bank
 from history_records import open_store
 from history_seed import NOW, seed_history
-from pilot_waits import settle, statistics_shown, steady
+from pilot_waits import load_shown, settle, statistics_shown, steady
 from places import TESTS
 from quiz.bank import Selection
+from quiz.history.personal import refit
 from quiz.history.store import history_path
 from quiz.learning.plan_store import PlanSettings, save_plan_settings
 from quiz.ui.app import make_app
@@ -129,6 +130,23 @@ def test_statistics_picture(snap_compare, lang):
     """At the end: the weak claims, the mistakes that recur and the questions to take next."""
     seed_history()
     assert snap_compare(app_for(lang), terminal_size=(120, 40), run_before=statistics_at("#stats-weak"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGS)
+def test_statistics_scheduling(snap_compare, lang, size):
+    """At the end: FSRS's default and fitted parameters' log-loss and RMSE side by side, which set
+    schedules and why, with the reviews there are and needed, and the desired retention."""
+    seed_history()
+    with open_store(history_path()) as history:
+        refit(history)
+
+    async def to_the_end(pilot: Pilot) -> None:
+        await open_statistics(pilot)
+        pilot.app.screen.query_one("#stats-body").scroll_end(animate=False)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=to_the_end)
 
 
 @pytest.mark.parametrize("size", LAYOUT_SIZES)
@@ -241,4 +259,9 @@ def test_code_checklist(snap_compare, lang, size):
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_settings(snap_compare, lang, size):
-    assert snap_compare(app_for(lang), press=["f8"], terminal_size=size, run_before=steady)
+    async def loaded(pilot: Pilot) -> None:
+        await steady(pilot)
+        await pilot.press("f8")
+        await load_shown(pilot)
+
+    assert snap_compare(app_for(lang), terminal_size=size, run_before=loaded)

@@ -80,3 +80,9 @@ async def statistics_shown(pilot: Pilot) -> None:
     """Wait until the statistics screen has its figures (its worker starts once it is drawn)."""
     await until(pilot, lambda: getattr(pilot.app.screen, "computed", False), "the statistics came")
     await settle(pilot)
+
+
+async def load_shown(pilot: Pilot) -> None:
+    """Wait until Settings shows the expected daily load at the retention picked (a worker simulates it)."""
+    await until(pilot, lambda: getattr(pilot.app.screen, "simulated", False), "the daily load came")
+    await settle(pilot)

@@ -68,7 +68,7 @@ async def test_every_text_textual_shows_for_the_widgets_we_use_has_a_japanese_te
             app.pop_screen()
         others = (
             BrowserScreen(bank, "ja"),
-            SettingsScreen(app.settings, ["textual-dark"]),
+            SettingsScreen(app.settings, ["textual-dark"], app.history, 0.9),
             SummaryScreen(summarise(bank, []), bank, "ja"),
             StatisticsScreen(bank, "ja", app.history),
         )

@@ -2,7 +2,8 @@
 
 Today, what is due and the streak; true retention; a calendar heatmap of the last 26 weeks; the
 daily mean score as a sparkline; reviews due over the next 14 days; accuracy by topic and by
-claim over the last 30 days and all time; the mistakes made most often, by their labels; then the
+claim over the last 30 days and all time; the mistakes made most often, by their labels; how
+well FSRS's default and fitted parameters predict the learner's reviews, side by side; then the
 learner's picture by claim: the weak claims, the mistakes that recur and the questions to take
 next (today's study plan while one is set). The figures are computed in a worker thread (its own
 connection to the file), then laid out at once.
@@ -24,6 +25,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Header, Sparkline, Static
 
 from quiz.bank import Bank
+from quiz.history import personal
+from quiz.history.personal import Standing
 from quiz.history.recorder import Recorder
 from quiz.history.stats import Statistics, Window, catalogue
 from quiz.learning.picture import Picture, learner_picture
@@ -66,6 +69,8 @@ class StatisticsScreen(QuizScreen):
         self.history = history
         self.statistics: Statistics | None = None
         """The figures shown, once computed."""
+        self.scheduling: Standing | None = None
+        """The FSRS fit shown, once read."""
         self.picture: Picture | None = None
         """The learner's picture by claim, once computed."""
         self.computed = False
@@ -86,22 +91,24 @@ class StatisticsScreen(QuizScreen):
     class Computed(Message):
         """The figures, from the worker (None: there is no history file to read)."""
 
-        def __init__(self, statistics: Statistics | None, picture: Picture | None = None) -> None:
+        def __init__(self, statistics: Statistics | None, scheduling: Standing | None, picture: Picture | None = None) -> None:
             super().__init__()
             self.statistics = statistics
+            self.scheduling = scheduling
             self.picture = picture
 
     @work(thread=True, exclusive=True, group="statistics")
     def _compute(self) -> None:
         # A message may be posted from a thread, and is dropped if the learner left meanwhile.
         questions = self.bank.questions.values()
-        result = self.history.statistics(catalogue(questions))
+        statistics = self.history.statistics(catalogue(questions))
         planned = questions_for_plan(questions)
         picture = self.history.read(lambda history: learner_picture(history, planned, self.history.now()))
-        self.post_message(self.Computed(result, picture))
+        self.post_message(self.Computed(statistics, self.history.scheduling(), picture))
 
     @on(Computed)
     async def _show(self, message: Computed) -> None:
+        self.scheduling = message.scheduling
         self.picture = message.picture
         await self._lay_out(message.statistics)
         self.computed = True
@@ -174,6 +181,15 @@ class StatisticsScreen(QuizScreen):
             parts.append(self._table("stats-mistakes"))
         else:
             parts.append(Static(tr("ui.stats_no_mistakes", lang), classes="stats-caption", markup=False))
+        scheduling = self.scheduling
+        if scheduling is not None:
+            retention = tr("history.fsrs_retention", lang, retention=f"{scheduling.desired_retention:.2f}")
+            parts += [
+                self._title("history.fsrs_title"),
+                self._table("stats-fsrs"),
+                Static(personal.status_text(scheduling, lang), id="stats-fsrs-status", classes="stats-caption", markup=False),
+                Static(retention, classes="stats-caption", markup=False),
+            ]
         if self.picture is not None:
             parts += self._picture_parts(self.picture)
         return parts
@@ -250,6 +266,9 @@ class StatisticsScreen(QuizScreen):
             most = list(result.misconceptions.items())[:MOST_MISTAKES]
             rows = [(fitted(mistake_label(labels.get(name), lang), width), str(count)) for name, count in most]
             self._fill("#stats-mistakes", [tr("ui.stats_mistake", lang), tr("ui.stats_times", lang)], rows)
+        if self.scheduling is not None:
+            header, *figures_rows = personal.figure_rows(self.scheduling.fit, lang)
+            self._fill("#stats-fsrs", list(header), figures_rows)
         if self.picture is not None and self.picture.weak:
             weak_rows = [
                 (

@@ -224,8 +224,8 @@ def figure_rows(fit: Fit | None, lang: str) -> list[tuple[str, str, str]]:
 def status_text(state: Standing, lang: str) -> str:
     """Which set schedules and why, with the reviews there are and needed, in `lang`."""
     counts = {"reviews": state.reviews, "needed": state.needed, "every": REFIT_AFTER}
-    if state.fit is None:
-        return tr("history.fsrs_not_fitted", lang, **counts)
+    if state.fit is None:  # enough reviews or not, the words differ: "168 so far; a fit needs 64" reads as too few
+        return tr("history.fsrs_not_fitted_enough" if state.reviews >= state.needed else "history.fsrs_not_fitted", lang, **counts)
     return tr(f"history.fsrs_status_{state.fit.status}", lang, **counts, fitted_on=state.fit.reviews)
 
 

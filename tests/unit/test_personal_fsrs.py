@@ -150,3 +150,13 @@ def test_a_card_rescheduled_at_the_retention_it_had_keeps_its_due_time(tmp_path)
         for state in states:
             assert personal.due_at_retention(parameters, state.card, 0.9).due == state.due
             assert personal.due_at_retention(parameters, state.card, 0.8).due > state.due
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_before_any_fit_the_status_says_whether_the_reviews_are_enough(lang):
+    few = personal.status_text(personal.Standing(None, MIN_REVIEWS - 1, MIN_REVIEWS, 0.9), lang)
+    enough = personal.status_text(personal.Standing(None, 168, MIN_REVIEWS, 0.9), lang)
+    assert few != enough
+    if lang == "en":
+        assert few.startswith(f"Not fitted yet: {MIN_REVIEWS - 1} reviews so far; a fit needs {MIN_REVIEWS} ")
+        assert enough.startswith(f"Not fitted yet: 168 reviews so far, enough for a fit ({MIN_REVIEWS} needed;")

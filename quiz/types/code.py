@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from quiz import code
 from quiz.answer_text import Invalid
 from quiz.base.fieldwise import Fieldwise, record
+from quiz.format.diagnostics import Location
 from quiz.format.marks import located
 from quiz.format.model import Text
 from quiz.grading.result import Result, finish
@@ -27,6 +28,7 @@ from quiz.variants.variant import Variant
 
 if TYPE_CHECKING:
     from quiz.code import AnyTask, CodeOutcome, Limits, RunError
+    from quiz.models.authored import AuthoredTask
 
 SOURCE_NAME: Final = "solution.py"
 """How messages name the candidate's file when it has no name of its own (the app's editor)."""
@@ -67,8 +69,24 @@ def _question(variant: Variant) -> CodeQuestion:
     return TYPE.question_of(variant)
 
 
+_AUTHORED: dict[int, tuple[AuthoredTask, AnyTask]] = {}
+"""Each pack-defined task made once, by its definition (kept beside it, so that no id is reused)."""
+
+
+def task_of(question: CodeQuestion) -> AnyTask:
+    """The question's task: a built-in one, or the one its `define:` describes (made once)."""
+    if question.define is None:
+        return code.get_task(question.task_id)
+    found = _AUTHORED.get(id(question.define))
+    if found is None:
+        from quiz.types.code_authored import authored_task  # the evaluator, only for a pack's own task
+
+        found = _AUTHORED[id(question.define)] = (question.define, authored_task(question.task_id, question.define))
+    return found[1]
+
+
 def _task(variant: Variant) -> AnyTask:
-    return code.get_task(_question(variant).task)
+    return task_of(_question(variant))
 
 
 def starter_of(variant: Variant) -> str:
@@ -93,7 +111,7 @@ def run_answer(
         return Invalid("code.unchanged_starter")
     question = _question(variant)
     outcome = code.run_checks(
-        question.task,
+        task_of(question),
         source,
         seed=variant.seed,
         checks=question.checks,
@@ -110,6 +128,15 @@ def run_answer(
 def _in_both(text_of: Callable[[str, str], str], mistake: str) -> Text:
     """A mistake's label or sentence as a question text in English and Japanese."""
     return Text(en=text_of(mistake, "en"), ja=text_of(mistake, "ja"))
+
+
+def _named(variant: Variant, mistake: str) -> tuple[Text, Text]:
+    """A mistake's label and sentence in both languages: the pack's own for a variant its definition names."""
+    definition = _question(variant).define
+    own = next((m for m in definition.mistakes if m.name == mistake), None) if definition is not None else None
+    if own is not None:
+        return own.label or Text(en=mistake.replace("_", " ")), own.feedback
+    return _in_both(code.mistake_label, mistake), _in_both(code.mistake_sentence, mistake)
 
 
 def _chosen_checks(variant: Variant) -> list[str]:
@@ -175,12 +202,12 @@ class CodeType(QuestionType[CodeQuestion]):
         """The share of checks passed; the mistake the outputs match is named, with its label."""
         outcome = _answer(response).outcome
         question = _question(variant)
-        if (outcome.task, outcome.seed) != (question.task, variant.seed):
+        if (outcome.task, outcome.seed) != (question.task_id, variant.seed):
             raise ValueError(f"the checks ran for {outcome.task} with seed {outcome.seed}, not for {variant.key}")
         mistake = outcome.misconception
         named: dict[str, Any] = {}
         if mistake is not None:
-            label, sentence = _in_both(code.mistake_label, mistake), _in_both(code.mistake_sentence, mistake)
+            label, sentence = _named(variant, mistake)
             named = {"misconception": mistake, "label": label, "feedback": (sentence,)}
         details = {
             "passed": [r.check for r in outcome.checks if r.passed],
@@ -209,7 +236,7 @@ class CodeType(QuestionType[CodeQuestion]):
         return _answer(response).source
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
-        return {"task": _question(variant).task, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
+        return {"task": _question(variant).task_id, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
 
     def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
         return {"code": code.outcome_to_json(_answer(response).outcome, lang)}
@@ -227,11 +254,8 @@ class CodeType(QuestionType[CodeQuestion]):
         """The task's modelled mistakes under the question's policy, most common first: the checks
         name the first one a candidate's outputs match. None has a value of its own to show."""
         policy = _policy(variant)
-        return [
-            Mistake(m.id, _in_both(code.mistake_label, m.id), None, "", 0.0, _in_both(code.mistake_sentence, m.id))
-            for m in _task(variant).mistakes
-            if m.applies(policy)
-        ]
+        named = [(m.id, *_named(variant, m.id)) for m in _task(variant).mistakes if m.applies(policy)]
+        return [Mistake(mistake, label, None, "", 0.0, sentence) for mistake, label, sentence in named]
 
     def self_test(self, variant: Variant) -> Iterator[Problem]:
         """On this variant's inputs the engine's own outputs must pass every check, and the outputs of
@@ -239,35 +263,74 @@ class CodeType(QuestionType[CodeQuestion]):
         named as that mistake: no wrong solution in the task's catalogue scores full marks, and no mistake
         outside the chosen checks' scope passes them all (they would accept a wrong solution)."""
         question = _question(variant)
-        at = located(question, "task")
-        planned = code.plan(question.task, seed=variant.seed, checks=question.checks, policy=question.policy)
+        authored = question.define is not None
+        at = _definition_at(question, "reference") if authored else located(question, "task")
+        key = "the reference's" if authored else "the engine's"
+        try:
+            planned = code.plan(task_of(question), seed=variant.seed, checks=question.checks, policy=question.policy)
+        except ValueError as error:  # a pack's own task whose expressions fail on the drawn inputs
+            if not authored:
+                raise
+            field = getattr(error, "field", "")
+            yield Problem(_definition_at(question, field), f"define.{field}: {error}" if field else f"define: {error}")
+            return
         outcome = code.grade(planned, code.modelled_results(planned, None))
         failing = [r.check for r in outcome.checks if not r.passed]
         if failing or outcome.score != 1.0:
-            yield Problem(at, "the engine's own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
+            yield Problem(at, f"{key} own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
         if outcome.misconception is not None:
-            yield Problem(at, "the engine's own outputs match a named mistake", outcome.misconception)
+            yield Problem(at, f"{key} own outputs match a named mistake", outcome.misconception)
+        identical = set()
+        if authored:
+            from quiz.code.matching import shows_on
+
+            for mistake in planned.task.mistakes:
+                if not shows_on(mistake.id, planned.ordered()):
+                    identical.add(mistake.id)
+                    yield Problem(
+                        _definition_at(question, f"mistakes.{mistake.id}"),
+                        f"the wrong variant {mistake.id} gives the reference's outputs on every draw of the checks run",
+                        advice="write the mistake's own expression (or remove it): a solution cannot be told it makes a mistake that changes nothing",
+                    )
         for found in code.catalogue_findings(planned):
+            where = _definition_at(question, f"mistakes.{found.mistake}") if authored else at
+            if found.mistake in identical:
+                continue
             if found.full_marks:
                 yield Problem(
-                    at,
-                    f"the mistake {found.mistake} scores full marks: none of the checks run ({', '.join(planned.checks)}) tells it from the engine",
+                    where,
+                    f"the mistake {found.mistake} scores full marks: none of the checks run ({', '.join(planned.checks)}) tells it from {key[:-2]}",
                     advice="draw the checks' inputs so that it shows, or run a check that reveals it",
                 )
             else:
                 named = "as no mistake" if found.named is None else f"as {found.named}"
                 yield Problem(
-                    at,
+                    where,
                     f"the mistake {found.mistake} is named {named}",
-                    advice="draw the checks' inputs so that its outputs differ from the engine's and from the other mistakes'",
+                    advice=f"draw the checks' inputs so that its outputs differ from {key} and from the other mistakes'",
                 )
         for fault in code.accepted_faults(planned):
+            if fault.mistake in identical:
+                continue
             checks = ", ".join(fault.add)
             yield Problem(
                 located(question, "checks"),
                 f"the checks chosen accept a wrong solution: the mistake {fault.mistake} scores full marks",
                 advice=f"add {checks} to checks (or leave checks out to run them all)" if checks else "leave checks out to run them all",
             )
+
+def _definition_at(question: CodeQuestion, field: str) -> Location | None:
+    """Where a field of the question's definition stands: `reference`, `mistakes.NAME`, `inputs.NAME.value`."""
+    definition = question.define
+    if definition is None:
+        return located(question, "task")
+    head, _, rest = field.partition(".")
+    name = rest.partition(".")[0]
+    if head == "mistakes":
+        index = next((i for i, m in enumerate(definition.mistakes) if m.name == name), None)
+        mistake = definition.mistakes[index] if index is not None else None
+        return located(mistake, "answer") if mistake is not None else located(definition, "mistakes")
+    return located(definition, head, name or None) or located(question, "define")
 
 
 TYPE = CodeType()

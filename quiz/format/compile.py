@@ -151,7 +151,7 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         inputs = list(definition.inputs)
         for name, spec in definition.inputs.items():
             if spec.value is not None:
-                c.expression(spec.value, list(definition.sizes), f"define.inputs.{name}.value")
+                c.expression(spec.value, [*definition.sizes, *definition.choose], f"define.inputs.{name}.value")
         c.expression(definition.reference, inputs, "define.reference")
         for m in definition.mistakes:
             c.expression(m.answer, inputs, f"define.mistakes.{m.name}.answer")

@@ -68,6 +68,10 @@ class AuthoredTask(Fieldwise):
         default_factory=dict,
         metadata=doc(f"The sizes the shapes name, each drawn for every check from [min, max] (1 to {MAX_SIZE}), such as T: [4, 8].", referenced=True),
     )
+    choose: dict[str, tuple[int, ...]] = field(
+        default_factory=dict,
+        metadata=doc(f"Sizes picked for every check from a list of values (1 to {MAX_SIZE}), such as d: [4, 6, 8] for an even feature size."),
+    )
     inputs: dict[str, TaskInput] = field(
         metadata=doc("The function's parameters in order, each drawn (shape, dtype) or computed (value).", minProperties=1, maxProperties=MAX_INPUTS)
     )
@@ -132,10 +136,18 @@ def definition_problems(task: AuthoredTask) -> list[tuple[str, tuple[str | int, 
             problems.append(("sizes", (name,), f"size name '{name}' must be a Python identifier"))
         elif len(bounds) != 2 or not 1 <= bounds[0] <= bounds[1] <= MAX_SIZE:
             problems.append(("sizes", (name,), f"sizes.{name}: give [min, max] with 1 ≤ min ≤ max ≤ {MAX_SIZE}, not {list(bounds)}"))
+    for name, values in task.choose.items():
+        if not name.isidentifier() or name.startswith("_"):
+            problems.append(("choose", (name,), f"size name '{name}' must be a Python identifier"))
+        elif name in task.sizes:
+            problems.append(("choose", (name,), f"size '{name}' is in sizes already"))
+        elif not values or not all(1 <= v <= MAX_SIZE for v in values):
+            problems.append(("choose", (name,), f"choose.{name}: give values from 1 to {MAX_SIZE}, not {list(values)}"))
+    largest_of = {**{name: max(b) for name, b in task.sizes.items() if b}, **{name: max(v) for name, v in task.choose.items() if v}}
     for name in task.inputs:
         if not name.isidentifier() or name.startswith("_"):
             problems.append(("inputs", (name,), f"input name '{name}' must be a Python identifier"))
-        elif name in task.sizes:
+        elif name in largest_of:
             problems.append(("inputs", (name,), f"input '{name}' has the name of a size; give it a name of its own"))
     total = 0
     for name, spec in task.inputs.items():
@@ -148,10 +160,10 @@ def definition_problems(task: AuthoredTask) -> list[tuple[str, tuple[str | int, 
                 if not 1 <= value <= MAX_SIZE:
                     problems.append(("inputs", (name,), f"inputs.{name}.shape: an axis of {value} is outside 1 … {MAX_SIZE}"))
                 largest *= max(value, 1)
-            elif isinstance(value, str) and value in task.sizes and len(task.sizes[value]) == 2:
-                largest *= max(task.sizes[value][1], 1)
+            elif isinstance(value, str) and value in largest_of:
+                largest *= max(largest_of[value], 1)
             else:
-                known = ", ".join(task.sizes) or "none"
+                known = ", ".join(largest_of) or "none"
                 problems.append(("inputs", (name,), f"inputs.{name}.shape: '{value}' is not a size (sizes: {known}) or a whole number"))
         if spec.dtype == "bool" and len(spec.shape) < 2:
             problems.append(("inputs", (name,), f"inputs.{name}: a mask needs two axes or more (queries, keys)"))

@@ -10,7 +10,7 @@ never Python from the pack. What each generic check draws:
 - boolean_mask: the masks with their leading axes of length one, broadcast over batch and heads;
 - causal_leak: two calls whose `causal` inputs differ only after a position t: rows up to t must agree;
 - large_scores: float32 inputs whose scores (the last features of `scores`' query and key) share an
-  offset of 100, past exp's float32 overflow without the max subtracted (E6).
+  offset of 1000, past exp's overflow in any precision unless the row's largest is subtracted first (E6).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from quiz.code.spec import AnyTask, Mistake, Policy, Task
 from quiz.expressions import Expression, ExpressionError, compile_expression
 from quiz.models.authored import MAX_INPUT_ELEMENTS, AuthoredTask, authored_interface
 
-LARGE_OFFSET = 100.0  # exp(100) overflows float32 (its largest is about exp(88.7))
+LARGE_OFFSET = 1000.0  # exp(1000) overflows float64 (its largest is about exp(709.8)), whatever precision a solution computes in
 DISTINCT_ATTEMPTS = 50  # redraws of the sizes for the shapes check before accepting repeats
 
 
@@ -68,7 +68,7 @@ class _Drawer:
         self.definition = definition
         self.names = list(definition.inputs)
         self.values = {
-            name: _compiled(spec.value.source, list(definition.sizes), f"inputs.{name}.value")
+            name: _compiled(spec.value.source, [*definition.sizes, *definition.choose], f"inputs.{name}.value")
             for name, spec in definition.inputs.items()
             if spec.value is not None
         }
@@ -78,6 +78,7 @@ class _Drawer:
         drawn: dict[str, int] = {}
         for _ in range(DISTINCT_ATTEMPTS if distinct else 1):
             drawn = {name: int(rng.integers(low, high + 1)) for name, (low, high) in ranges.items()}
+            drawn |= {name: int(rng.choice(values)) for name, values in self.definition.choose.items()}
             if len(set(drawn.values())) == len(drawn):
                 break
         return drawn

@@ -8,7 +8,8 @@ never Python from the pack. What each generic check draws:
 - shapes: every size drawn different from the others where the ranges allow, float32 inputs, so a
   swapped or mixed-up axis shows;
 - boolean_mask: the masks with their leading axes of length one, broadcast over batch and heads;
-- causal_leak: two calls whose `causal` inputs differ only after a position t: rows up to t must agree;
+- causal_leak: two calls whose `causal` inputs differ only after a position t, masks allowing every
+  key: rows up to t must agree;
 - large_scores: float32 inputs whose scores (the last features of `scores`' query and key) share an
   offset of 1000, past exp's overflow in any precision unless the row's largest is subtracted first (E6).
 """
@@ -87,7 +88,7 @@ class _Drawer:
         shape = self.definition.inputs[name].shape or ()
         return tuple(axis.value if isinstance(axis.value, int) else sizes[str(axis.value)] for axis in shape)
 
-    def arguments(self, rng: np.random.Generator, sizes: Mapping[str, int], dtype: type[np.floating[Any]], broadcast_masks: bool) -> list[Any]:
+    def arguments(self, rng: np.random.Generator, sizes: Mapping[str, int], dtype: type[np.floating[Any]], check: str) -> list[Any]:
         args: list[Any] = []
         for name, spec in self.definition.inputs.items():
             if spec.value is not None:
@@ -96,9 +97,11 @@ class _Drawer:
             shape = self.shape(name, sizes)
             if math.prod(shape) > MAX_INPUT_ELEMENTS:  # loading refuses such shapes: this guards a definition built in code
                 raise DefinitionError(f"inputs.{name}", f"{math.prod(shape):,} entries; the limit is {MAX_INPUT_ELEMENTS:,}")
-            if spec.dtype == "bool":
-                leading = (1,) * (len(shape) - 2) if broadcast_masks else shape[:-2]
-                args.append(allowed_mask(rng, *leading, *shape[-2:]) if shape[-1] >= 2 else np.ones(shape, dtype=bool))
+            if spec.dtype == "bool" and (check == "causal_leak" or shape[-1] < 2):
+                args.append(np.ones(shape, dtype=bool))  # every key allowed: a mask could hide the later keys a leak reads
+            elif spec.dtype == "bool":
+                leading = (1,) * (len(shape) - 2) if check == "boolean_mask" else shape[:-2]
+                args.append(allowed_mask(rng, *leading, *shape[-2:]))
             else:
                 args.append(normal(rng, *shape).astype(dtype))
         return args
@@ -124,7 +127,7 @@ class _Drawer:
         function = self.definition.function
         sizes = self.sizes(rng, distinct=check == "shapes")
         dtype = np.float32 if check in ("shapes", "large_scores") else np.float64
-        args = self.arguments(rng, sizes, dtype, broadcast_masks=check == "boolean_mask")
+        args = self.arguments(rng, sizes, dtype, check)
         if check == "large_scores":
             self.offset(args)
         if check != "causal_leak":

@@ -1,0 +1,210 @@
+"""Code tasks a pack defines as data (`define:`): the fixture pack's tasks load and validate clean,
+real solutions run in the real sandbox score as they should (each named wrong variant is told by
+its name), and hostile or weak definitions fail `quiz validate` at their file, line and column."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from places import TESTS
+from quiz.authoring.selftest import self_test
+from quiz.bank import load_bank
+from quiz.cli.main import main
+from quiz.format.checks import check_question
+from quiz.format.diagnostics import Report
+from quiz.types.code import CodeAnswer, run_answer, task_of
+from quiz.types.draw import make_variant
+from quiz.types.registry import type_of
+
+PACK = TESTS / "fixtures" / "authored"
+SOLUTIONS = PACK / "solutions"
+BANK = load_bank([PACK])
+
+GOOD = """\
+- id: mine
+  type: code
+  topic: implementation
+  refs: [X10]
+  define:
+    function: causal_attention
+    sizes: {H: [1, 3], T: [4, 8], d: [4, 8]}
+    inputs:
+      q: {shape: [H, T, d]}
+      k: {shape: [H, T, d]}
+      v: {shape: [H, T, d]}
+    causal: [q, k, v]
+    reference: scaled_dot_product_attention(q, k, v, is_causal=True)
+    mistakes:
+      - name: unscaled
+        label: {en: the scores left unscaled, ja: スコアをスケールしていない}
+        answer: scaled_dot_product_attention(q, k, v, is_causal=True, scale=1.0)
+        feedback: {en: Divide the scores by √d., ja: スコアを √d で割ってください。}
+  prompt: {en: Write it., ja: 書いてください。}
+  explanation: {en: Mask the future and scale., ja: 未来をマスクしてスケールします。}
+"""
+
+
+def validate(tmp_path: Path, capsys, text: str, *args: str) -> tuple[int, str]:
+    path = tmp_path / "pack.yaml"
+    path.write_text(text, encoding="utf-8")
+    code = main(["validate", str(path), *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out + err
+
+
+def line_of(text: str, needle: str) -> int:
+    """The 1-based line of `text` that holds `needle`."""
+    return next(number for number, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def graded(question_id: str, solution: Path, seed: int):
+    question = BANK.questions[question_id]
+    variant = make_variant(check_question(question, BANK.claims, Report()), seed)
+    answer = run_answer(variant, solution.read_text(encoding="utf-8"))
+    assert isinstance(answer, CodeAnswer), answer
+    return type_of(question).grade(variant, answer)
+
+
+def test_a_pack_with_its_own_tasks_loads_and_validates_clean(capsys):
+    assert not BANK.report.errors, [str(e) for e in BANK.report.errors]
+    assert {q.id for q in BANK.questions.values() if q.define is not None} == {"my-rope-decode", "my-causal-attention"}
+    assert main(["validate", "--strict", str(PACK)]) == 0
+    assert "0 errors, 0 warnings" in capsys.readouterr().out
+
+
+def test_a_task_offers_the_checks_its_signature_takes():
+    assert task_of(BANK.questions["my-rope-decode"]).checks == ("output", "shapes")
+    causal = task_of(BANK.questions["my-causal-attention"])
+    assert causal.checks == ("output", "shapes", "boolean_mask", "causal_leak", "large_scores")
+    assert [f.signature for f in causal.functions] == ["def causal_attention(q, k, v, padding)"]
+
+
+@pytest.mark.parametrize("question_id", ["my-rope-decode", "my-causal-attention"])
+def test_the_reference_passes_its_checks_and_every_variant_is_told_on_every_seed(question_id):
+    assert self_test(check_question(BANK.questions[question_id], BANK.claims, Report()), 20) == []
+
+
+def test_the_shapes_check_draws_every_size_different_in_float32():
+    task = task_of(BANK.questions["my-causal-attention"])
+    q, _, _, padding = task.draw("shapes", np.random.default_rng(4))[0].calls[0].args
+    B, H, T, d = q.shape
+    assert len({B, H, T, d}) == 4 and q.dtype.name == "float32" and padding.shape == (B, 1, 1, T)
+
+
+def test_large_scores_share_an_offset_past_exp_overflow():
+    task = task_of(BANK.questions["my-causal-attention"])
+    q, k, *_ = task.draw("large_scores", np.random.default_rng(1))[0].calls[0].args
+    scaled = q.astype(np.float64) @ np.swapaxes(k, -1, -2).astype(np.float64) / np.sqrt(q.shape[-1])
+    assert scaled.min() > 900 > np.log(np.finfo(np.float64).max)  # exp of every score overflows unless the max is subtracted
+
+
+@pytest.mark.slow  # runs the sandbox
+@pytest.mark.parametrize("solution", sorted(SOLUTIONS.glob("*/*.py")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_real_solution_scores_as_it_should_and_a_named_variant_is_told_by_name(solution):
+    question_id, name = solution.parent.name, solution.stem
+    result = graded(question_id, solution, seed=7)
+    mistakes = {m.name: m for m in BANK.questions[question_id].define.mistakes}
+    if name == "right":
+        assert (result.score, result.misconception) == (1.0, None)
+    elif name == "unstable":  # no named variant: only large_scores fails
+        assert (result.score, result.misconception, result.details["failed"]) == (0.8, None, ["large_scores"])
+    else:
+        assert result.misconception == name and result.score < 1.0
+        assert result.label == mistakes[name].label and result.feedback == (mistakes[name].feedback,)
+
+
+def test_unknown_engine_function_is_reported_at_its_line_with_the_fix(tmp_path, capsys):
+    text = GOOD.replace("scale=1.0)", "scale=1.0) + softmx(q)")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert f"pack.yaml:{line_of(text, 'softmx')}:" in out
+    assert "define.mistakes.unscaled.answer: unknown function `softmx`; did you mean `softmax`?" in out
+
+
+def test_a_check_that_does_not_apply_to_the_signature_is_an_error(tmp_path, capsys):
+    text = GOOD.replace("  define:", "  checks: [output, boolean_mask]\n  define:")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert f"pack.yaml:{line_of(text, 'checks:')}:" in out
+    assert "checks: check 'boolean_mask' does not apply here; it takes: output, shapes, causal_leak" in out
+
+
+def test_a_variant_identical_to_the_reference_is_an_error_at_its_answer(tmp_path, capsys):
+    text = GOOD.replace("is_causal=True, scale=1.0)", "is_causal=True) * 1.0")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert f"pack.yaml:{line_of(text, '* 1.0')}:" in out
+    assert "the wrong variant unscaled gives the reference's outputs on every draw" in out
+
+
+def test_a_reference_that_fails_its_own_checks_is_an_error_at_the_reference(tmp_path, capsys):
+    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", "reference: scaled_dot_product_attention(q, k, v)")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert f"pack.yaml:{line_of(text, 'reference:')}:" in out
+    assert "the reference's own outputs fail checks, so the answer key does not grade as correct" in out
+    assert "failing: causal_leak" in out
+
+
+def test_checks_that_accept_a_named_variant_fail_with_the_checks_to_add(tmp_path, capsys):
+    text = GOOD.replace("  define:", "  checks: [causal_leak]\n  define:")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert "the checks chosen accept a wrong solution: the mistake unscaled scores full marks" in out
+    assert "add output, shapes to checks" in out
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("d: [4, 8]", "d: [4, 100000]", "sizes.d: give [min, max] with 1 ≤ min ≤ max ≤ 64, not [4, 100000]"),
+        ("q: {shape: [H, T, d]}", "q: {shape: [H, T, d, 64, 64, 40]}", "inputs.q: 31,457,280 entries at the largest sizes; the limit is 4,096"),
+        ("q: {shape: [H, T, d]}", "q: {shape: [H, T, D]}", "inputs.q.shape: 'D' is not a size (sizes: H, T, d) or a whole number"),
+        ("q: {shape: [H, T, d]}", "q: {shape: [H, T, d], value: T}", "give exactly one of shape or value"),
+        ("causal: [q, k, v]", "causal: [x, k, v]", "causal: 'x' is not a drawn float input (those: q, k, v)"),
+        ("is_causal=True)\n", "is_causal=True)" + ")" * 150 + "\n", "define.reference: invalid syntax"),
+        ("reference: s", "reference: " + "softmax(" * 120 + "q" + ")" * 120 + " + s", "define.reference: the expression is nested more than 100 levels"),
+    ],
+    ids=["huge-size", "huge-input", "unknown-size", "shape-and-value", "unknown-causal-input", "unbalanced", "deep-reference"],
+)
+def test_hostile_definitions_fail_validation_cleanly(tmp_path, capsys, old, new, message):
+    assert old in GOOD
+    code, out = validate(tmp_path, capsys, GOOD.replace(old, new, 1))
+    assert code == 1
+    assert message in out
+    assert re.search(r"pack\.yaml:\d+:\d+: error: mine: ", out)
+
+
+def test_a_value_input_computed_from_the_sizes_reaches_the_function(tmp_path, capsys):
+    text = textwrap.dedent("""\
+        - id: mine
+          type: code
+          topic: implementation
+          refs: [Y9]
+          define:
+            function: rotate
+            sizes: {T: [3, 6]}
+            choose: {d: [4, 8]}
+            inputs:
+              x: {shape: [T, d]}
+              positions: {value: arange(T) + 2}
+            reference: apply_rotary(x, positions)
+            mistakes:
+              - name: from_zero
+                label: {en: positions from zero, ja: 位置を 0 から数えた}
+                answer: apply_rotary(x, positions - 2)
+                feedback: {en: Use the positions given., ja: 与えられた位置を使ってください。}
+          prompt: {en: Rotate x., ja: x を回転してください。}
+          explanation: {en: RoPE., ja: RoPE です。}
+        """)
+    code, out = validate(tmp_path, capsys, text, "--strict")
+    assert code == 0, out
+    bank = load_bank([tmp_path / "pack.yaml"])
+    x, positions = task_of(bank.questions["mine"]).draw("output", np.random.default_rng(0))[0].calls[0].args
+    assert positions.tolist() == list(range(2, x.shape[0] + 2))

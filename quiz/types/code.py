@@ -187,6 +187,50 @@ explanation:
 """
 """What `quiz new --type code` writes: a commented question that passes `quiz validate --strict`."""
 
+SCAFFOLD_DEFINED = r"""id: <ID>
+type: code
+topic: <TOPIC>
+refs: [<CLAIM>]
+time: 600
+# A function of your own, defined as data: its inputs are drawn for every check and the engine's
+# reference is an expression (the same language as `answer:` elsewhere). Nothing here runs as
+# Python; only the candidate's solution runs, in the sandbox.
+define:
+  function: attend_cache           # the def line the candidate writes: attend_cache(q, k_cache, v_cache)
+  sizes: {H: [1, 3], t: [3, 8]}    # each size drawn from [min, max] for every check (at most 64)
+  choose: {d: [4, 8]}              # or picked from a list
+  inputs:                          # the parameters, in order: drawn arrays (shape, dtype) or values
+    q: {shape: [H, 1, d]}          # float: standard normal entries; dtype: bool draws a mask
+    k_cache: {shape: [H, t, d]}
+    v_cache: {shape: [H, t, d]}
+  reference: scaled_dot_product_attention(q, k_cache, v_cache)
+  # causal: [q, k, v]              # the inputs whose axis -2 runs over positions: offers causal_leak
+  # scores: [q, k_cache]           # the query and the key of the scores: offers large_scores
+  mistakes:                        # named wrong variants: a solution that matches one is told it
+    - name: unscaled
+      label:
+        en: the scores left unscaled
+        ja: スコアをスケールしていない
+      answer: scaled_dot_product_attention(q, k_cache, v_cache, scale=1.0)
+      feedback:
+        en: Your scores are not divided by √d, so the softmax is too sharp.
+        ja: スコアを √d で割っていないため、softmax が鋭くなりすぎています。
+# checks: [output, shapes]         # the checks that apply (default: all of them)
+prompt:
+  en: |-
+    `attend_cache(q, k_cache, v_cache)` returns the attention of one new query (H, 1, d) over the
+    cached keys and values (H, t, d).
+  ja: |-
+    `attend_cache(q, k_cache, v_cache)` は、新しい 1 個のクエリ (H, 1, d) がキャッシュされたキーと値
+    (H, t, d) に注意した結果を返します。
+explanation:
+  en: |-
+    Scores $q K^\top / \sqrt{d}$, a softmax over the cached keys, then the weighted sum of the values.
+  ja: |-
+    スコア $q K^\top / \sqrt{d}$ をキャッシュされたキーについて softmax し、値の重み付き和を取ります。
+"""
+"""What `quiz new --type code --own-task` writes: a question defining its own task that passes `quiz validate --strict`."""
+
 
 class CodeType(QuestionType[CodeQuestion]):
     name = "code"

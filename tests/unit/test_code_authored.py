@@ -169,7 +169,7 @@ def test_checks_that_accept_a_named_variant_fail_with_the_checks_to_add(tmp_path
         ("q: {shape: [H, T, d]}", "q: {shape: [H, T, d], value: T}", "give exactly one of shape or value"),
         ("causal: [q, k, v]", "causal: [x, k, v]", "causal: 'x' is not a drawn float input (those: q, k, v)"),
         ("is_causal=True)\n", "is_causal=True)" + ")" * 150 + "\n", "define.reference: invalid syntax"),
-        ("reference: s", "reference: " + "softmax(" * 120 + "q" + ")" * 120 + " + s", "define.reference: the expression is nested more than 100 levels"),
+        ("reference: s", "reference: " + "softmax(" * 120 + "q" + ")" * 120 + " + s", "define.reference: the expression is nested more than"),
     ],
     ids=["huge-size", "huge-input", "unknown-size", "shape-and-value", "unknown-causal-input", "unbalanced", "deep-reference"],
 )

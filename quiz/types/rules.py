@@ -131,10 +131,12 @@ def check_order(question: OrderQuestion, where: Where, raw: YamlMap, report: Rep
 
 def check_code(question: CodeQuestion, where: Where, raw: YamlMap, report: Report) -> None:
     """Checks and policy the task offers, and a plain-text starter defining the task's functions."""
-    if (question.task is None) == (question.define is None):
+    if ("task" in raw) == ("define" in raw):
         message = "give exactly one of task (a built-in task) or define (a task of your own)"
-        error_at(where, raw, "define" if question.define is not None else "task", message, report)
+        error_at(where, raw, "define" if "define" in raw else "task", message, report)
         return
+    if question.task is None and question.define is None:
+        return  # the one given could not be read, and says so at its line
     if question.define is not None:
         check_definition(question.define, report)
         task = authored_interface(question.task_id, question.define)

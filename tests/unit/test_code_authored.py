@@ -14,6 +14,7 @@ import pytest
 from places import TESTS
 from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
+from quiz.bank.cache import BankCache
 from quiz.cli.main import main
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
@@ -208,3 +209,13 @@ def test_a_value_input_computed_from_the_sizes_reaches_the_function(tmp_path, ca
     bank = load_bank([tmp_path / "pack.yaml"])
     x, positions = task_of(bank.questions["mine"]).draw("output", np.random.default_rng(0))[0].calls[0].args
     assert positions.tolist() == list(range(2, x.shape[0] + 2))
+
+
+def test_a_warm_load_gives_the_same_definitions_with_their_places(tmp_path):
+    for _ in range(2):  # cold, then from the cache
+        cache = BankCache(tmp_path)
+        warm = load_bank([PACK], cache=cache)
+        cache.save()
+    assert cache.status == "used"
+    assert [repr(q) for q in warm.questions.values()] == [repr(q) for q in BANK.questions.values()]
+    assert task_of(warm.questions["my-causal-attention"]).checks == task_of(BANK.questions["my-causal-attention"]).checks

@@ -283,7 +283,11 @@ class CodeType(QuestionType[CodeQuestion]):
         return {"task": _question(variant).task_id, **self.answer_json(variant, lang), "policy": _policy(variant), "starter": starter_of(variant)}
 
     def graded_json(self, variant: Variant, response: Any, lang: str) -> dict[str, Any]:
-        return {"code": code.outcome_to_json(_answer(response).outcome, lang)}
+        outcome = _answer(response).outcome
+        data = code.outcome_to_json(outcome, lang)
+        if outcome.misconception is not None and _question(variant).define is not None:
+            data["misconception_text"] = _named(variant, outcome.misconception)[1].get(lang)  # the pack's own feedback
+        return {"code": data}
 
     def starter(self, variant: Variant) -> str | None:
         return starter_of(variant)

@@ -4,6 +4,7 @@ its name), and hostile or weak definitions fail `quiz validate` at their file, l
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -219,3 +220,15 @@ def test_a_warm_load_gives_the_same_definitions_with_their_places(tmp_path):
     assert cache.status == "used"
     assert [repr(q) for q in warm.questions.values()] == [repr(q) for q in BANK.questions.values()]
     assert task_of(warm.questions["my-causal-attention"]).checks == task_of(BANK.questions["my-causal-attention"]).checks
+
+
+@pytest.mark.slow  # runs the sandbox
+def test_the_command_line_tells_a_named_variant_by_the_packs_own_texts(capsys):
+    solution = SOLUTIONS / "my-rope-decode" / "new_key_not_rotated.py"
+    code = main(["grade", "my-rope-decode#3", "--bank", str(PACK), "--file", str(solution), "--json", "--lang", "ja"])
+    data = json.loads(capsys.readouterr().out)
+    feedback = "新しいキーが回転されないままキャッシュに加わっています。クエリと同じく位置 t で回転してください。"
+    assert code == 0 and data["misconception"] == "new_key_not_rotated" and data["code"]["misconception_text"] == feedback
+    code = main(["grade", "my-rope-decode#3", "--bank", str(PACK), "--file", str(solution)])
+    out = capsys.readouterr().out
+    assert "That is the answer for a known mistake: the new key left unrotated." in out

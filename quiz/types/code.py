@@ -73,14 +73,17 @@ _AUTHORED: dict[int, tuple[AuthoredTask, AnyTask]] = {}
 """Each pack-defined task made once, by its definition (kept beside it, so that no id is reused)."""
 
 
-def task_of(question: CodeQuestion) -> AnyTask:
-    """The question's task: a built-in one, or the one its `define:` describes (made once)."""
+def task_of(question: CodeQuestion, *, fresh: bool = False) -> AnyTask:
+    """The question's task: a built-in one, or the one its `define:` describes, made once for what
+    reads its functions and checks and afresh (`fresh`) for a run, whose evaluations it budgets."""
     if question.define is None:
         return code.get_task(question.task_id)
+    from quiz.types.code_authored import authored_task  # the evaluator, only for a pack's own task
+
+    if fresh:
+        return authored_task(question.task_id, question.define)
     found = _AUTHORED.get(id(question.define))
     if found is None:
-        from quiz.types.code_authored import authored_task  # the evaluator, only for a pack's own task
-
         found = _AUTHORED[id(question.define)] = (question.define, authored_task(question.task_id, question.define))
     return found[1]
 
@@ -110,16 +113,21 @@ def run_answer(
     if source.strip() == starter_of(variant).strip():
         return Invalid("code.unchanged_starter")
     question = _question(variant)
-    outcome = code.run_checks(
-        task_of(question),
-        source,
-        seed=variant.seed,
-        checks=question.checks,
-        policy=question.policy,
-        filename=filename,
-        limits=limits if limits is not None else code.Limits(),
-        stop=stop,
-    )
+    try:
+        outcome = code.run_checks(
+            task_of(question, fresh=True),
+            source,
+            seed=variant.seed,
+            checks=question.checks,
+            policy=question.policy,
+            filename=filename,
+            limits=limits if limits is not None else code.Limits(),
+            stop=stop,
+        )
+    except ValueError as error:  # a pack's own task whose expressions fail on these inputs (validate says where)
+        if question.define is None:
+            raise
+        return Invalid("code.task_broken", {"detail": str(error)})
     if not outcome.runnable:
         return NotRunnable("code.cannot_run", error=outcome.error, output=outcome.output)
     return CodeAnswer(source, outcome)
@@ -315,7 +323,7 @@ class CodeType(QuestionType[CodeQuestion]):
         at = _definition_at(question, "reference") if authored else located(question, "task")
         key = "the reference's" if authored else "the engine's"
         try:
-            planned = code.plan(task_of(question), seed=variant.seed, checks=question.checks, policy=question.policy)
+            planned = code.plan(task_of(question, fresh=True), seed=variant.seed, checks=question.checks, policy=question.policy)
         except ValueError as error:  # a pack's own task whose expressions fail on the drawn inputs
             if not authored:
                 raise

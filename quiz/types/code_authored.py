@@ -28,10 +28,14 @@ from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Arguments, Call
 from quiz.code.spec import AnyTask, Mistake, Policy, Task
 from quiz.expressions import Expression, ExpressionError, compile_expression
+from quiz.expressions.budget import Budget
 from quiz.models.authored import MAX_INPUT_ELEMENTS, AuthoredTask, authored_interface
 
 LARGE_OFFSET = 1000.0  # exp(1000) overflows float64 (its largest is about exp(709.8)), whatever precision a solution computes in
 DISTINCT_ATTEMPTS = 50  # redraws of the sizes for the shapes check before accepting repeats
+CHECK_SECONDS = 2.0
+"""CPU time the reference's and the variants' evaluations of one check may take in all, redraws
+included: a few milliseconds for a function an interview asks for, so only a hostile definition meets it."""
 
 
 class DefinitionError(ValueError):
@@ -63,10 +67,12 @@ def _output(value: object, field: str) -> Output:
 
 
 class _Drawer:
-    """Draws one check's inputs for a definition; the sizes of each call are kept for the value inputs."""
+    """Draws one check's inputs for a definition, and holds the budget that check's evaluations share."""
 
     def __init__(self, definition: AuthoredTask) -> None:
         self.definition = definition
+        self.rng: np.random.Generator | None = None
+        self.budget = Budget(seconds=CHECK_SECONDS)
         self.names = list(definition.inputs)
         self.values = {
             name: _compiled(spec.value.source, [*definition.sizes, *definition.choose], f"inputs.{name}.value")
@@ -108,7 +114,7 @@ class _Drawer:
 
     def value(self, name: str, sizes: Mapping[str, int]) -> Any:
         try:
-            value = self.values[name].evaluate(sizes)
+            value = self.evaluate(self.values[name], sizes)
         except ExpressionError as error:
             raise DefinitionError(f"inputs.{name}.value", error.message) from None
         if isinstance(value, (bool, np.bool_)):
@@ -123,7 +129,14 @@ class _Drawer:
             f"inputs.{name}.value", f"gives {type(value).__name__}; a value input is a number or an array of at most {MAX_INPUT_ELEMENTS:,} entries"
         )
 
+    def evaluate(self, expression: Expression, namespace: Mapping[str, object]) -> object:
+        """`expression`'s value, its CPU time charged to the check's budget (its elements counted afresh)."""
+        self.budget.new_draw()
+        return expression.evaluate(namespace, self.budget)
+
     def draw(self, check: str, rng: np.random.Generator) -> list[ProbeSpec[Arguments]]:
+        if rng is not self.rng:  # a check's redraws share its generator: a new one starts the next check
+            self.rng, self.budget = rng, Budget(seconds=CHECK_SECONDS)
         function = self.definition.function
         sizes = self.sizes(rng, distinct=check == "shapes")
         dtype = np.float32 if check in ("shapes", "large_scores") else np.float64
@@ -158,7 +171,8 @@ def authored_task(task_id: str, definition: AuthoredTask) -> AnyTask:
 
     Every mistake is one the output and shapes checks are meant to reveal; a question whose checks
     leave both out is then told that its checks accept it. A DefinitionError when an expression
-    does not compile (loading has reported it first, at its line).
+    does not compile (loading has reported it first, at its line). The task keeps the budget of the
+    check it draws: give each run or self-test a task of its own.
     """
     drawer = _Drawer(definition)
     names = drawer.names
@@ -166,7 +180,7 @@ def authored_task(task_id: str, definition: AuthoredTask) -> AnyTask:
     def evaluating(expression: Expression, field: str) -> Callable[[Call[Arguments], Policy], Output]:
         def run(call: Call[Arguments], policy: Policy) -> Output:
             try:
-                value = expression.evaluate(dict(zip(names, call.args)))
+                value = drawer.evaluate(expression, dict(zip(names, call.args)))
             except ExpressionError as error:
                 raise DefinitionError(field, error.message) from None
             return _output(value, field)

@@ -17,6 +17,7 @@ from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
 from quiz.bank.cache import BankCache
 from quiz.cli.main import main
+from quiz.code import plan as code_plan
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.types.code import CodeAnswer, run_answer, task_of
@@ -232,3 +233,25 @@ def test_the_command_line_tells_a_named_variant_by_the_packs_own_texts(capsys):
     code = main(["grade", "my-rope-decode#3", "--bank", str(PACK), "--file", str(solution)])
     out = capsys.readouterr().out
     assert "That is the answer for a known mistake: the new key left unrotated." in out
+
+
+def test_a_reference_that_cannot_be_computed_is_an_error_at_its_line_and_grading_refuses_cleanly(tmp_path, capsys):
+    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", "reference: concatenate([q, q[0]])")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1
+    assert f"pack.yaml:{line_of(text, 'reference:')}:" in out and "define.reference: cannot evaluate `concatenate([q, q[0]])`" in out
+    bank = load_bank([tmp_path / "pack.yaml"])  # loading reads no expression's value: the question stands
+    variant = make_variant(check_question(bank.questions["mine"], bank.claims, Report()), 3)
+    refused = run_answer(variant, "def causal_attention(q, k, v):\n    return q\n")
+    assert not isinstance(refused, CodeAnswer) and refused.key == "code.task_broken"
+    assert refused.message("ja").startswith("この問題が独自に定義したタスクを入力に対して計算できないため（cannot evaluate")
+
+
+def test_the_evaluations_of_a_check_share_one_cpu_budget(monkeypatch):
+    import quiz.types.code_authored as authored
+
+    monkeypatch.setattr(authored, "CHECK_SECONDS", 0.0)  # spent before the first step: no clock speed decides
+    task = authored.authored_task("mine", BANK.questions["my-causal-attention"].define)
+    with pytest.raises(authored.DefinitionError, match="CPU-time budget of 0 s") as raised:
+        code_plan(task, seed=0)
+    assert raised.value.field == "reference"

@@ -255,3 +255,9 @@ def test_the_evaluations_of_a_check_share_one_cpu_budget(monkeypatch):
     with pytest.raises(authored.DefinitionError, match="CPU-time budget of 0 s") as raised:
         code_plan(task, seed=0)
     assert raised.value.field == "reference"
+
+
+def test_a_variant_without_a_label_is_warned_about_like_any_named_mistake(tmp_path, capsys):
+    text = GOOD.replace("        label: {en: the scores left unscaled, ja: スコアをスケールしていない}\n", "")
+    code, out = validate(tmp_path, capsys, text, "--strict")
+    assert code == 1 and f"pack.yaml:{line_of(text, '- name: unscaled')}:9: warning: mine: mistake unscaled has no label" in out

@@ -283,5 +283,6 @@ class CodeQuestion(QuestionBase):
 
     @property
     def task_id(self) -> str:
-        """The task's id: the built-in task's, or the question's own for a task it defines."""
-        return self.task if self.task is not None else self.id
+        """The task's id: the built-in task's, or `own:` and the question's id for a task it defines
+        (never a built-in id, whose labels of its own would then apply)."""
+        return self.task if self.task is not None else f"own:{self.id}"

@@ -336,7 +336,7 @@ class CodeType(QuestionType[CodeQuestion]):
             yield Problem(at, f"{key} own outputs fail checks, so the answer key does not grade as correct", f"failing: {', '.join(failing)}")
         if outcome.misconception is not None:
             yield Problem(at, f"{key} own outputs match a named mistake", outcome.misconception)
-        identical = set()
+        identical: set[str] = set()
         if authored:
             from quiz.code.matching import shows_on
 
@@ -349,9 +349,9 @@ class CodeType(QuestionType[CodeQuestion]):
                         advice="write the mistake's own expression (or remove it): a solution cannot be told it makes a mistake that changes nothing",
                     )
         for found in code.catalogue_findings(planned):
-            where = _definition_at(question, f"mistakes.{found.mistake}") if authored else at
             if found.mistake in identical:
                 continue
+            where = _definition_at(question, f"mistakes.{found.mistake}") if authored else at
             if found.full_marks:
                 yield Problem(
                     where,
@@ -374,6 +374,7 @@ class CodeType(QuestionType[CodeQuestion]):
                 f"the checks chosen accept a wrong solution: the mistake {fault.mistake} scores full marks",
                 advice=f"add {checks} to checks (or leave checks out to run them all)" if checks else "leave checks out to run them all",
             )
+
 
 def _definition_at(question: CodeQuestion, field: str) -> Location | None:
     """Where a field of the question's definition stands: `reference`, `mistakes.NAME`, `inputs.NAME.value`."""

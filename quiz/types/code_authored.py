@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from quiz.code.compare import Output, as_output
+from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, normal
 from quiz.code.probes import NoLeak, ProbeSpec
 from quiz.code.sandbox import Arguments, Call
@@ -54,16 +54,15 @@ def _compiled(source: str, names: list[str], field: str) -> Expression:
 
 
 def _output(value: object, field: str) -> Output:
-    """An expression's value as the arrays a call returns, float where it computed numbers."""
-    parts = value if isinstance(value, (tuple, list)) else (value,)
-    for part in parts:
-        if not isinstance(part, (np.ndarray, np.generic, int, float)):
-            raise DefinitionError(field, f"gives {type(part).__name__}, not an array (an attention run's output is `.output`)")
-    out = as_output(value) if isinstance(value, (np.ndarray, tuple, list)) else (np.asarray(value),)
-    for array in out:
-        if array.dtype.kind not in "biuf":
-            raise DefinitionError(field, f"gives an array of {array.dtype}, not numbers or booleans")
-    return tuple(array if array.dtype.kind in "bf" else array.astype(np.float64) for array in out)
+    """An expression's value as the one array a call returns, float where it computed numbers."""
+    if isinstance(value, tuple):
+        raise DefinitionError(field, f"gives {len(value)} values; a task of your own returns one array")
+    if not isinstance(value, (np.ndarray, np.generic, int, float, list)):
+        raise DefinitionError(field, f"gives {type(value).__name__}, not an array (an attention run's output is `.output`)")
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise DefinitionError(field, f"gives an array of {array.dtype}, not numbers or booleans")
+    return (array if array.dtype.kind in "bf" else array.astype(np.float64),)
 
 
 class _Drawer:

@@ -230,6 +230,7 @@ def test_the_command_line_tells_a_named_variant_by_the_packs_own_texts(capsys):
     data = json.loads(capsys.readouterr().out)
     feedback = "新しいキーが回転されないままキャッシュに加わっています。クエリと同じく位置 t で回転してください。"
     assert code == 0 and data["misconception"] == "new_key_not_rotated" and data["code"]["misconception_text"] == feedback
+    assert data["code"]["task"] == "own:my-rope-decode"  # never a built-in task's id
     code = main(["grade", "my-rope-decode#3", "--bank", str(PACK), "--file", str(solution)])
     out = capsys.readouterr().out
     assert "That is the answer for a known mistake: the new key left unrotated." in out
@@ -261,3 +262,16 @@ def test_a_variant_without_a_label_is_warned_about_like_any_named_mistake(tmp_pa
     text = GOOD.replace("        label: {en: the scores left unscaled, ja: スコアをスケールしていない}\n", "")
     code, out = validate(tmp_path, capsys, text, "--strict")
     assert code == 1 and f"pack.yaml:{line_of(text, '- name: unscaled')}:9: warning: mine: mistake unscaled has no label" in out
+
+
+@pytest.mark.parametrize(
+    "reference, message",
+    [
+        ("(q, k)", "define.reference: gives 2 values; a task of your own returns one array"),
+        ("attention(q, k, v)", "define.reference: gives AttentionTrace, not an array (an attention run's output is `.output`)"),
+    ],
+)
+def test_a_reference_must_give_one_array(tmp_path, capsys, reference, message):
+    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", f"reference: {reference}")
+    code, out = validate(tmp_path, capsys, text)
+    assert code == 1 and f"pack.yaml:{line_of(text, 'reference:')}:" in out and message in out

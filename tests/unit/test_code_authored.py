@@ -122,45 +122,34 @@ def test_a_real_solution_scores_as_it_should_and_a_named_variant_is_told_by_name
         assert result.label == mistakes[name].label and result.feedback == (mistakes[name].feedback,)
 
 
-def test_unknown_engine_function_is_reported_at_its_line_with_the_fix(tmp_path, capsys):
-    text = GOOD.replace("scale=1.0)", "scale=1.0) + softmx(q)")
+REFERENCE = "reference: scaled_dot_product_attention(q, k, v, is_causal=True)"
+
+
+@pytest.mark.parametrize(
+    "old, new, at, message",
+    [
+        ("scale=1.0)", "scale=1.0) + softmx(q)", "softmx", "define.mistakes.unscaled.answer: unknown function `softmx`; did you mean `softmax`?"),
+        ("  define:", "  checks: [output, boolean_mask]\n  define:", "checks:",
+         "checks: check 'boolean_mask' does not apply here; it takes: output, shapes, causal_leak"),
+        ("is_causal=True, scale=1.0)", "is_causal=True) * 1.0", "* 1.0", "the wrong variant unscaled gives the reference's outputs on every draw"),
+        (REFERENCE, "reference: scaled_dot_product_attention(q, k, v)", "reference:",
+         "the reference's own outputs fail checks, so the answer key does not grade as correct (seed 0: failing: causal_leak;"),
+        ("  define:", "  checks: [causal_leak]\n  define:", "checks:",
+         "the checks chosen accept a wrong solution: the mistake unscaled scores full marks (seed 0; 20 of 20 seeds); add output, shapes to checks"),
+        (REFERENCE, "reference: (q, k)", "reference:", "define.reference: gives 2 values; a task of your own returns one array"),
+        (REFERENCE, "reference: attention(q, k, v)", "reference:",
+         "define.reference: gives AttentionTrace, not an array (an attention run's output is `.output`)"),
+        (REFERENCE, "reference: concatenate([q, q[0]])", "reference:", "define.reference: cannot evaluate `concatenate([q, q[0]])`"),
+    ],
+    ids=["unknown-function", "check-not-for-signature", "identical-variant", "reference-fails-its-checks", "checks-accept-a-variant",
+         "reference-tuple", "reference-attention-run", "reference-not-computable"],
+)  # fmt: skip
+def test_a_weak_or_broken_definition_is_an_error_at_its_line(tmp_path, capsys, old, new, at, message):
+    assert old in GOOD
+    text = GOOD.replace(old, new, 1)
     code, out = validate(tmp_path, capsys, text)
     assert code == 1
-    assert f"pack.yaml:{line_of(text, 'softmx')}:" in out
-    assert "define.mistakes.unscaled.answer: unknown function `softmx`; did you mean `softmax`?" in out
-
-
-def test_a_check_that_does_not_apply_to_the_signature_is_an_error(tmp_path, capsys):
-    text = GOOD.replace("  define:", "  checks: [output, boolean_mask]\n  define:")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1
-    assert f"pack.yaml:{line_of(text, 'checks:')}:" in out
-    assert "checks: check 'boolean_mask' does not apply here; it takes: output, shapes, causal_leak" in out
-
-
-def test_a_variant_identical_to_the_reference_is_an_error_at_its_answer(tmp_path, capsys):
-    text = GOOD.replace("is_causal=True, scale=1.0)", "is_causal=True) * 1.0")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1
-    assert f"pack.yaml:{line_of(text, '* 1.0')}:" in out
-    assert "the wrong variant unscaled gives the reference's outputs on every draw" in out
-
-
-def test_a_reference_that_fails_its_own_checks_is_an_error_at_the_reference(tmp_path, capsys):
-    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", "reference: scaled_dot_product_attention(q, k, v)")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1
-    assert f"pack.yaml:{line_of(text, 'reference:')}:" in out
-    assert "the reference's own outputs fail checks, so the answer key does not grade as correct" in out
-    assert "failing: causal_leak" in out
-
-
-def test_checks_that_accept_a_named_variant_fail_with_the_checks_to_add(tmp_path, capsys):
-    text = GOOD.replace("  define:", "  checks: [causal_leak]\n  define:")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1
-    assert "the checks chosen accept a wrong solution: the mistake unscaled scores full marks" in out
-    assert "add output, shapes to checks" in out
+    assert f"pack.yaml:{line_of(text, at)}:" in out and message in out, out
 
 
 @pytest.mark.parametrize(
@@ -236,12 +225,10 @@ def test_the_command_line_tells_a_named_variant_by_the_packs_own_texts(capsys):
     assert "That is the answer for a known mistake: the new key left unrotated." in out
 
 
-def test_a_reference_that_cannot_be_computed_is_an_error_at_its_line_and_grading_refuses_cleanly(tmp_path, capsys):
-    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", "reference: concatenate([q, q[0]])")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1
-    assert f"pack.yaml:{line_of(text, 'reference:')}:" in out and "define.reference: cannot evaluate `concatenate([q, q[0]])`" in out
-    bank = load_bank([tmp_path / "pack.yaml"])  # loading reads no expression's value: the question stands
+def test_grading_refuses_cleanly_where_the_reference_cannot_be_computed(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(GOOD.replace(REFERENCE, "reference: concatenate([q, q[0]])"), encoding="utf-8")
+    bank = load_bank([path])  # loading reads no expression's value: the question stands
     variant = make_variant(check_question(bank.questions["mine"], bank.claims, Report()), 3)
     refused = run_answer(variant, "def causal_attention(q, k, v):\n    return q\n")
     assert not isinstance(refused, CodeAnswer) and refused.key == "code.task_broken"
@@ -262,16 +249,3 @@ def test_a_variant_without_a_label_is_warned_about_like_any_named_mistake(tmp_pa
     text = GOOD.replace("        label: {en: the scores left unscaled, ja: スコアをスケールしていない}\n", "")
     code, out = validate(tmp_path, capsys, text, "--strict")
     assert code == 1 and f"pack.yaml:{line_of(text, '- name: unscaled')}:9: warning: mine: mistake unscaled has no label" in out
-
-
-@pytest.mark.parametrize(
-    "reference, message",
-    [
-        ("(q, k)", "define.reference: gives 2 values; a task of your own returns one array"),
-        ("attention(q, k, v)", "define.reference: gives AttentionTrace, not an array (an attention run's output is `.output`)"),
-    ],
-)
-def test_a_reference_must_give_one_array(tmp_path, capsys, reference, message):
-    text = GOOD.replace("reference: scaled_dot_product_attention(q, k, v, is_causal=True)", f"reference: {reference}")
-    code, out = validate(tmp_path, capsys, text)
-    assert code == 1 and f"pack.yaml:{line_of(text, 'reference:')}:" in out and message in out

@@ -9,6 +9,7 @@ pack checks a definition's sizes, shapes and checks with these alone.
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import field
 from typing import ClassVar, Final, Literal
 
@@ -104,6 +105,11 @@ class AuthoredTask(Fieldwise):
     marks: Marks | None = field(default=None, compare=False, metadata=INTERNAL)
 
 
+def _python_name(name: str) -> bool:
+    """A name a def line or an expression can use: an identifier, no keyword, no leading underscore."""
+    return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("_")
+
+
 def applicable_checks(task: AuthoredTask) -> tuple[str, ...]:
     """The checks of the generic list that apply to the definition's signature, in the list's order.
 
@@ -131,22 +137,24 @@ def definition_problems(task: AuthoredTask) -> list[tuple[str, tuple[str | int, 
     """What is wrong with a definition's sizes, shapes and named inputs, before anything is drawn:
     (field, where inside it, message) for each problem. Shapes are bounded at the sizes' largest values."""
     problems: list[tuple[str, tuple[str | int, ...], str]] = []
+    if not _python_name(task.function):
+        problems.append(("function", (), f"function: '{task.function}' is not a name a def line can give (letters, digits and _)"))
     for name, bounds in task.sizes.items():
-        if not name.isidentifier() or name.startswith("_"):
-            problems.append(("sizes", (name,), f"size name '{name}' must be a Python identifier"))
+        if not _python_name(name):
+            problems.append(("sizes", (name,), f"size name '{name}' must be a Python name (letters, digits and _, no keyword)"))
         elif len(bounds) != 2 or not 1 <= bounds[0] <= bounds[1] <= MAX_SIZE:
             problems.append(("sizes", (name,), f"sizes.{name}: give [min, max] with 1 ≤ min ≤ max ≤ {MAX_SIZE}, not {list(bounds)}"))
     for name, values in task.choose.items():
-        if not name.isidentifier() or name.startswith("_"):
-            problems.append(("choose", (name,), f"size name '{name}' must be a Python identifier"))
+        if not _python_name(name):
+            problems.append(("choose", (name,), f"size name '{name}' must be a Python name (letters, digits and _, no keyword)"))
         elif name in task.sizes:
             problems.append(("choose", (name,), f"size '{name}' is in sizes already"))
         elif not values or not all(1 <= v <= MAX_SIZE for v in values):
             problems.append(("choose", (name,), f"choose.{name}: give values from 1 to {MAX_SIZE}, not {list(values)}"))
     largest_of = {**{name: max(b) for name, b in task.sizes.items() if b}, **{name: max(v) for name, v in task.choose.items() if v}}
     for name in task.inputs:
-        if not name.isidentifier() or name.startswith("_"):
-            problems.append(("inputs", (name,), f"input name '{name}' must be a Python identifier"))
+        if not _python_name(name):
+            problems.append(("inputs", (name,), f"input name '{name}' must be a Python name (letters, digits and _, no keyword)"))
         elif name in largest_of:
             problems.append(("inputs", (name,), f"input '{name}' has the name of a size; give it a name of its own"))
     total = 0

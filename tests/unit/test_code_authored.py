@@ -160,10 +160,11 @@ def test_a_weak_or_broken_definition_is_an_error_at_its_line(tmp_path, capsys, o
         ("q: {shape: [H, T, d]}", "q: {shape: [H, T, D]}", "inputs.q.shape: 'D' is not a size (sizes: H, T, d) or a whole number"),
         ("q: {shape: [H, T, d]}", "q: {shape: [H, T, d], value: T}", "give exactly one of shape or value"),
         ("causal: [q, k, v]", "causal: [x, k, v]", "causal: 'x' is not a drawn float input (those: q, k, v)"),
+        ("function: causal_attention", "function: lambda", "function: 'lambda' is not a name a def line can give"),
         ("is_causal=True)\n", "is_causal=True)" + ")" * 150 + "\n", "define.reference: invalid syntax"),
         ("reference: s", "reference: " + "softmax(" * 120 + "q" + ")" * 120 + " + s", "define.reference: the expression is nested more than"),
     ],
-    ids=["huge-size", "huge-input", "unknown-size", "shape-and-value", "unknown-causal-input", "unbalanced", "deep-reference"],
+    ids=["huge-size", "huge-input", "unknown-size", "shape-and-value", "unknown-causal-input", "keyword-function", "unbalanced", "deep-reference"],
 )
 def test_hostile_definitions_fail_validation_cleanly(tmp_path, capsys, old, new, message):
     assert old in GOOD

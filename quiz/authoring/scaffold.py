@@ -43,13 +43,19 @@ SPOKEN_INTERVIEW = """\
 """
 
 
-def scaffold(type_name: str, question_id: str, topic: str | None, claims: Claims) -> str:
+def scaffold(type_name: str, question_id: str, topic: str | None, claims: Claims, *, own_task: bool = False) -> str:
     """The scaffold of `type_name` for `question_id` on `topic` (the type's own topic when None),
-    citing the first claim of that topic."""
+    citing the first claim of that topic; `own_task`: a code question that defines its own task."""
     kind = TYPES[type_name]
     topic = topic or kind.scaffold_topic
     claim = next((c.id for c in claims.claims.values() if c.topic == topic), None)
-    body = kind.scaffold.replace("<ID>", question_id).replace("<TOPIC>", topic)
+    if own_task:
+        from quiz.types.code import SCAFFOLD_DEFINED  # the one type with a second scaffold
+
+        template = SCAFFOLD_DEFINED
+    else:
+        template = kind.scaffold
+    body = template.replace("<ID>", question_id).replace("<TOPIC>", topic)
     body = body.replace("[<CLAIM>]", f"[{claim}]" if claim else "[]")
     body += SPOKEN_INTERVIEW if type_name == "explain" else INTERVIEW
     return HEADER.format(schema=SCHEMA_FILE, type=type_name) + body

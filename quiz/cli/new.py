@@ -23,6 +23,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     parser.add_argument("--id", dest="question_id", required=True, metavar="ID", help="the new question's id (lower-case letters, digits, - or _)")
     parser.add_argument("--topic", help="a topic id from claims.yaml (default: the one the scaffold's content is about)")
     parser.add_argument(
+        "--own-task", action="store_true", help="with --type code: a question that defines a function of its own (define:) instead of a built-in task"
+    )
+    parser.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write to FILE (never over an existing file; missing folders are made) instead of printing"
     )
     parser.set_defaults(run=run)
@@ -39,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.kind not in TYPE_NAMES:
         raise CommandError(f"there is no type '{args.kind}'{did_you_mean(args.kind, TYPE_NAMES)}; types: {', '.join(TYPE_NAMES)}", 2)
+    if args.own_task and args.kind != "code":
+        raise CommandError("--own-task goes with --type code: only a code question defines a task of its own", 2)
     if not ID_PATTERN.fullmatch(args.question_id):
         raise CommandError(f"'{args.question_id}' cannot be an id: use lower-case letters, digits, - or _, starting with a letter or digit", 2)
     bank = load(args)
@@ -46,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     taken = bank.questions.get(args.question_id)
     if taken is not None:
         raise CommandError(f"the id '{args.question_id}' is already used by the question at {taken.source}; choose another")
-    text = scaffold(args.kind, args.question_id, topic, bank.claims)
+    text = scaffold(args.kind, args.question_id, topic, bank.claims, own_task=args.own_task)
     if args.output is None:
         sys.stdout.write(text)
         return 0

@@ -93,7 +93,8 @@ def _warn(question: QuestionBase, where: Location, report: Report) -> None:
         report.warning(where, "no explanation; learners see only the answer")
     if not question.refs:
         report.warning(where, "no refs; the question cannot be practised by claim")
-    for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ())):
+    own_task = getattr(question, "define", None)  # a code question's own task names mistakes too
+    for mistake in (*getattr(question, "misconceptions", ()), *getattr(question, "critical", ()), *getattr(own_task, "mistakes", ())):
         if mistake.label is None:
             at = mistake.marks.start if mistake.marks else where
             report.warning(at, f"mistake {mistake.name} has no label; learners see only its feedback")

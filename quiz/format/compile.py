@@ -165,6 +165,16 @@ def compile_question(question: QuestionBase, report: Report) -> CompiledQuestion
         compiled = c.expression(a.answer, names, f"also_accepted.{a.name}.answer")
         if compiled is not None:
             accepted.append((a, compiled))
+    # A code task of the pack's own: its reference and wrong variants read the inputs, its computed inputs the sizes.
+    definition = getattr(question, "define", None)
+    if definition is not None:
+        inputs = list(definition.inputs)
+        for name, spec in definition.inputs.items():
+            if spec.value is not None:
+                c.expression(spec.value, [*definition.sizes, *definition.choose], f"define.inputs.{name}.value")
+        c.expression(definition.reference, inputs, "define.reference")
+        for m in definition.mistakes:
+            c.expression(m.answer, inputs, f"define.mistakes.{m.name}.answer")
     # An evidence question's figures see what its answer sees, but not the answer itself.
     figures = [
         (f.id, compiled) for f in getattr(question, "figures", ()) if (compiled := c.expression(f.value, names, f"figures.{f.id}.value")) is not None

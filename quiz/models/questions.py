@@ -34,6 +34,7 @@ from quiz.format.model import (
 )
 from quiz.format.scalars import INVALID, describe
 from quiz.format.yaml_data import YamlMap
+from quiz.models.authored import AuthoredTask
 
 MAX_OPTIONS: Final = 26
 """The most options a choice or multi question has: one letter each."""
@@ -284,7 +285,12 @@ class CodeQuestion(QuestionBase):
     type: Literal["code"] = "code"
     # Literal of a runtime tuple: the loader and `quiz schema` read the allowed ids from it, which mypy
     # cannot follow (valid-type); the ids are checked where they are read.
-    task: Literal[TASK_IDS] = field(metadata=doc("The function kind to write; it fixes the functions' names and parameters."))  # type: ignore[valid-type]
+    task: Literal[TASK_IDS] | None = field(  # type: ignore[valid-type]
+        default=None, metadata=doc("The function kind to write, from the built-in tasks; it fixes the functions' names and parameters.")
+    )
+    define: AuthoredTask | None = field(
+        default=None, metadata=doc("Instead of `task`: a function of the pack's own, defined as data (its inputs, reference and wrong variants).")
+    )
     checks: tuple[Literal[CHECK_IDS], ...] | None = field(  # type: ignore[valid-type]
         default=None, metadata=doc("The checks to run, from those the task has (default: all of them).")
     )
@@ -297,3 +303,9 @@ class CodeQuestion(QuestionBase):
     def is_parametric(self) -> bool:
         """The checks' inputs are drawn afresh for each variant, from its seed."""
         return True
+
+    @property
+    def task_id(self) -> str:
+        """The task's id: the built-in task's, or `own:` and the question's id for a task it defines
+        (never a built-in id, whose labels of its own would then apply)."""
+        return self.task if self.task is not None else f"own:{self.id}"

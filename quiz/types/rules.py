@@ -21,6 +21,7 @@ from quiz.format.marks import Where, located
 from quiz.format.model import ID_PATTERN, Option, QuestionBase, error_at, option_ids
 from quiz.format.suggest import did_you_mean
 from quiz.format.yaml_data import YamlMap
+from quiz.models.authored import AuthoredTask, authored_interface, definition_problems
 from quiz.models.questions import ChoiceQuestion, CodeQuestion, EvidenceQuestion, MultiQuestion, NumericQuestion, OrderQuestion
 
 Rules = Callable[[Any, Where, YamlMap, Report], None]
@@ -153,7 +154,17 @@ def check_order(question: OrderQuestion, where: Where, raw: YamlMap, report: Rep
 
 def check_code(question: CodeQuestion, where: Where, raw: YamlMap, report: Report) -> None:
     """Checks and policy the task offers, and a plain-text starter defining the task's functions."""
-    task = get_interface(question.task)
+    if ("task" in raw) == ("define" in raw):
+        message = "give exactly one of task (a built-in task) or define (a task of your own)"
+        error_at(where, raw, "define" if "define" in raw else "task", message, report)
+        return
+    if question.task is None and question.define is None:
+        return  # the one given could not be read, and says so at its line
+    if question.define is not None:
+        check_definition(question.define, report)
+        task = authored_interface(question.task_id, question.define)
+    else:
+        task = get_interface(question.task_id)
     for problem in check_problems(task.checks, task.policies, question.checks, None):
         error_at(where, raw, "checks", f"checks: {problem}", report)
     for problem in check_problems(task.checks, task.policies, None, question.policy):
@@ -163,6 +174,14 @@ def check_code(question: CodeQuestion, where: Where, raw: YamlMap, report: Repor
         problems = [unsafe] if unsafe else starter_problems(task, question.starter)
         for problem in problems:
             error_at(where, raw, "starter", f"starter: {problem}", report)
+
+
+def check_definition(definition: AuthoredTask, report: Report) -> None:
+    """A task definition's sizes, shapes and named inputs, each problem at the field it is in."""
+    for key, item, message in definition_problems(definition):
+        at = located(definition, key, item[0] if item else None)
+        if at is not None:  # a definition read from a file; one built in code has no place to name
+            report.error(at, f"define: {message}")
 
 
 def _unsafe_character(text: str) -> str | None:

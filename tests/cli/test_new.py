@@ -96,3 +96,19 @@ def test_output_under_a_file_or_through_a_link_is_refused_and_nothing_is_written
     link.symlink_to(target)  # dangling: open("x") must not create the file it points to
     code, _, err = run(capsys, "new", "--type", "number", "--id", "n", "-o", str(link))
     assert code == 1 and "already exists" in err and not target.exists()
+
+
+def test_a_code_question_with_a_task_of_its_own_is_scaffolded_and_passes_strict_validation(capsys, tmp_path):
+    path = tmp_path / "own.yaml"
+    code, _, err = run(capsys, "new", "--type", "code", "--own-task", "--id", "my-own", "-o", str(path))
+    assert code == 0 and f"wrote {path}" in err
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert "task" not in data and data["define"]["function"] == "attend_cache" and data["define"]["mistakes"][0]["name"] == "unscaled"
+    code, out, _ = run(capsys, "validate", "--strict", "--seeds", "30", str(path))
+    assert code == 0, out
+    assert out.splitlines()[-1] == "checked 1 question in 1 file: 0 errors, 0 warnings"
+
+
+def test_own_task_goes_with_the_code_type_only(capsys):
+    code, out, err = run(capsys, "new", "--type", "number", "--own-task", "--id", "n")
+    assert (code, out) == (2, "") and "--own-task goes with --type code" in err

@@ -34,9 +34,10 @@ COMMANDS: Final = {
     "new": "new",
     "paths": "paths",
     "export-anki": "export_anki",
+    "serve": "serve",
 }
 """Each subcommand's name and its module in `quiz.cli`, in the order `quiz --help` lists them.
-A command imports its own module alone: `quiz practice` starts without loading the other fifteen."""
+A command imports its own module alone: `quiz practice` starts without loading the other sixteen."""
 EXIT_INTERNAL = 70
 """Exit code of a failure that is our bug, not the input's (EX_SOFTWARE)."""
 

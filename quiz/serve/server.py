@@ -21,7 +21,7 @@ from textual_serve.server import Server
 from quiz.locale.i18n import catalogue, tr
 from quiz.serve.guard import Guard
 from quiz.serve.limits import IdleTimer, SessionSlots
-from quiz.serve.passwords import hash_password, verify_password
+from quiz.serve.passwords import check_hash, hash_password, verify_password
 from quiz.serve.process import SessionProcess
 from quiz.serve.settings import Auth, ServeSettings
 from quiz.serve.tokens import COOKIE_MAX_AGE, CookieSigner, token_matches
@@ -44,9 +44,13 @@ MAX_BODY: Final = 8 * 1024
 """The largest request body (the login form is the only one)."""
 MAX_CELLS: Final = 1000
 """The widest or tallest terminal a browser may ask for: a hostile size would make the app allocate."""
+IDLE_POLL: Final = 1.0
+"""Seconds between looks at a session's idle time (a clock set forward in a test is seen this soon)."""
 CLOSE_IDLE: Final = 4000
 CLOSE_FULL: Final = 4001
 """Websocket close codes the page explains (private range 4000-4999)."""
+USER: Final = web.RequestKey("user", str)
+"""Who a checked request comes from: the cookie's user, "" for the one user of a token or password."""
 CSP: Final = (
     "default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; font-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -94,7 +98,9 @@ class QuizServer(Server):
         self.cookie_name = f"quiz-serve-{settings.port}"
         # One password check at a time: scrypt takes 32 MiB and some 0.1 s, so guesses queue.
         self._checking = asyncio.Lock()
-        self._dummy_hash = hash_password("no such user") if settings.auth is Auth.USERS else ""
+        # An unknown name is checked against this, at the users' own cost: its answer takes as long.
+        costs = [check_hash(stored)[0] for stored in (settings.users or {}).values()]
+        self._dummy_hash = hash_password("no such user", n=max(costs)) if costs else ""
 
     def bound(self, port: int) -> None:
         """The port the system gave (--port 0): the names and cookie the server answers to follow it."""
@@ -134,7 +140,8 @@ class QuizServer(Server):
         user = self._user(request)
         if user is None and request.path not in PUBLIC and request.path != "/":
             return self._page(request, "forbidden", status=403)
-        request["user"] = user
+        if user is not None:
+            request[USER] = user
         response: web.StreamResponse = await handler(request)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")  # the token must not leave in a Referer
@@ -178,8 +185,8 @@ class QuizServer(Server):
         if given is not None and self.settings.auth in (Auth.TOKEN, Auth.PASSWORD):
             if not token_matches(given, self.token):
                 return self._page(request, "bad_token", status=403)
-            return self._logged_in(web.HTTPSeeOther(location="./"), "")
-        user = request["user"]
+            return self._logged_in(web.Response(status=303, headers={"Location": "./"}), "")
+        user = request.get(USER)
         if user is None:
             if self.settings.auth is Auth.TOKEN:
                 return self._page(request, "forbidden", status=403)
@@ -219,7 +226,7 @@ class QuizServer(Server):
             right = await asyncio.to_thread(verify_password, password, stored)
         if not right or user is None:
             return self._page(request, "login", status=403, failed=True, name=name)
-        return self._logged_in(web.HTTPSeeOther(location="./"), user)
+        return self._logged_in(web.Response(status=303, headers={"Location": "./"}), user)
 
     async def handle_asset(self, request: web.Request) -> web.StreamResponse:
         path = ASSETS.get(request.match_info["name"])
@@ -232,7 +239,7 @@ class QuizServer(Server):
         with contextlib.suppress(KeyError):
             download = await self.download_manager.get_download_metadata(request.match_info["key"])
             owner = download.app_service
-            if isinstance(owner, SessionProcess) and owner.user == request["user"]:
+            if isinstance(owner, SessionProcess) and owner.user == request.get(USER):
                 return await super().handle_download(request)
         raise web.HTTPNotFound()
 
@@ -250,7 +257,7 @@ class QuizServer(Server):
         if not self.slots.take():
             await websocket.close(code=CLOSE_FULL, message=b"full")
             return websocket
-        user: str = request["user"]
+        user = request[USER]
         session = SessionProcess(
             self.command,
             user=user,
@@ -275,7 +282,7 @@ class QuizServer(Server):
 
     async def _watch_idle(self, idle: IdleTimer, websocket: web.WebSocketResponse) -> None:
         while (left := idle.remaining()) > 0:
-            await asyncio.sleep(left)
+            await asyncio.sleep(min(left, IDLE_POLL))
         await websocket.close(code=CLOSE_IDLE, message=b"idle")
 
     async def _relay(self, websocket: web.WebSocketResponse, session: SessionProcess, idle: IdleTimer) -> None:

@@ -144,7 +144,8 @@ class QuizServer(Server):
             request[USER] = user
         response: web.StreamResponse = await handler(request)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")  # the token must not leave in a Referer
+        # The token must not leave in a Referer; "no-referrer" would also make the login form's Origin "null".
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         return response
 
     def _user(self, request: web.Request) -> str | None:

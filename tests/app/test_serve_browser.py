@@ -76,6 +76,30 @@ def test_a_question_answered_in_the_browser_shows_its_feedback(tmp_path: Path):
     assert attempt["question"] == "fx-matrix" and attempt["score"] == 1.0
 
 
+def test_a_screenshot_is_delivered_to_the_browser_and_to_its_session_only(tmp_path: Path):
+    """Downloads go through Textual's deliver_text: the page opens the file from the server, below
+    the page's own path; another browser without the session's cookie cannot fetch it."""
+    with ServeProcess([]) as server, chromium() as browser:
+        page = browser.new_page()
+        page.goto(server.url)
+        wait_for_screen(page, "Pick how to practise")
+        page.locator("#terminal").click()
+        page.keyboard.press("Control+p")
+        wait_for_screen(page, "Search for commands")
+        with page.expect_popup() as opened:
+            page.keyboard.type("Screenshot")
+            wait_for_screen(page, "Save a picture of the screen")
+            page.keyboard.press("Enter")
+        popup = opened.value
+        popup.wait_for_load_state()
+        assert popup.url.startswith(server.base + "download/")
+        assert "<svg" in popup.content()
+        stranger = browser.new_context().new_page()
+        response = stranger.goto(popup.url)
+        assert response is not None and response.status == 403
+        assert not list(Path(os.environ["QUIZ_DATA_DIR"]).rglob("*.svg"))  # nothing left on the server's disk
+
+
 def test_a_wrong_token_gets_the_403_page(tmp_path: Path):
     with ServeProcess([]) as server, chromium() as browser:
         page = browser.new_page()

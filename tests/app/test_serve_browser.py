@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page
 
 from fixture_bank import PACK, fixture_bank
+from quiz.locale.i18n import tr
 from serve_session import ServeProcess, chromium, wait_for_screen
 
 pytestmark = pytest.mark.slow
@@ -32,7 +33,7 @@ def right_answer() -> str:
 def open_question(page: Page, key: str) -> None:
     """From home, open one question by its key, as a learner does: the menu, then the key."""
     wait_for_screen(page, "Pick how to practise")
-    page.locator("#terminal").click()
+    page.focus(".xterm-helper-textarea")  # keys to the terminal; a click could pick a menu entry
     wait_for_screen(page, "One question by id or key")
     for _ in range(6):  # the menu's seventh entry
         page.keyboard.press("ArrowDown")
@@ -83,8 +84,12 @@ def test_a_screenshot_is_delivered_to_the_browser_and_to_its_session_only(tmp_pa
         page = browser.new_page()
         page.goto(server.url)
         wait_for_screen(page, "Pick how to practise")
-        page.locator("#terminal").click()
-        page.keyboard.press("Control+p")
+        page.focus(".xterm-helper-textarea")  # keys to the terminal; a click could pick a menu entry
+        page.keyboard.press("F1")  # the browser's help key, kept by the page for the app's help
+        wait_for_screen(page, tr("ui.help_keys_title"))
+        page.keyboard.press("Escape")
+        wait_for_screen(page, tr("ui.help_keys_title"), gone=True)
+        page.keyboard.press("Control+p")  # the browser's print key, kept for the app's palette
         wait_for_screen(page, "Search for commands")
         with page.expect_popup() as opened:
             page.keyboard.type("Screenshot")

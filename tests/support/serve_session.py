@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-SCREEN = "document.querySelector('.xterm-rows') ? document.querySelector('.xterm-rows').innerText : ''"
+SCREEN = "(document.querySelector('.xterm-rows') ? document.querySelector('.xterm-rows').innerText : '').replace(/\\u00a0/g, ' ')"
+"""The terminal's text; xterm.js writes the spaces of styled runs as no-break spaces."""
 
 
 def chromium_path() -> str | None:

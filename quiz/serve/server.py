@@ -313,9 +313,6 @@ class QuizServer(Server):
             elif kind == "focus":
                 await session.focus()
 
-    async def on_startup(self, app: web.Application) -> None:
-        """Nothing to print: `quiz serve` prints the URL once the port is bound."""
-
     async def on_shutdown(self, app: web.Application) -> None:
         """End every session's app process: none outlives the server."""
         await asyncio.gather(*(session.stop() for session in list(self.sessions)))

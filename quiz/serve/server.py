@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import signal
 import time
 from collections.abc import Callable
@@ -174,7 +175,9 @@ class QuizServer(Server):
 
     def _page(self, request: web.Request, kind: str, status: int, **extra: Any) -> web.Response:
         """A page of the server's own (an error, the login form, a full server), in the server's language."""
-        context = {"text": self._text(), "kind": kind, "lang": self.settings.lang, "auth": self.settings.auth.value, **extra}
+        # `base`: the page's own path, so the icon is found from any path the error is met on.
+        settings = self.settings
+        context = {"text": self._text(), "kind": kind, "lang": settings.lang, "auth": settings.auth.value, "base": settings.cookie_path, **extra}
         response = aiohttp_jinja2.render_template("message.html", request, context, status=status)
         response.headers["Content-Security-Policy"] = CSP.format(nonce="none")
         response.headers["Cache-Control"] = "no-store"
@@ -194,7 +197,7 @@ class QuizServer(Server):
             return self._page(request, "login", status=200)
         if self.slots.full:
             return self._page(request, "full", status=503, limit=self.settings.max_sessions)
-        nonce = self.signer.sign("nonce").rpartition(".")[2]
+        nonce = secrets.token_urlsafe(16)  # fresh for every page: only its own inline script runs
         context = {
             "text": self._text(),
             "lang": self.settings.lang,

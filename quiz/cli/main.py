@@ -37,6 +37,7 @@ COMMANDS: Final = {
     "new": "new",
     "paths": "paths",
     "export-anki": "export_anki",
+    "serve": "serve",
 }
 """Each subcommand's name and its module in `quiz.cli`, in the order `quiz --help` lists them.
 A command imports its own module alone: `quiz practice` starts without loading the others."""

@@ -386,7 +386,12 @@ class QuizApp(App[None]):
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         """Save an SVG of the screen (in the screenshots folder unless `path` names another; made
-        if needed) and say where. Textual's parameters are kept, as its bindings may pass them."""
+        if needed) and say where; in a browser (`quiz serve`) the browser gets it instead. Textual's
+        parameters are kept, as its bindings may pass them."""
+        if self.is_web:
+            self.deliver_screenshot(filename)
+            self.notify(tr("ui.screenshot_delivered", self.lang), title=tr("ui.screenshot_title", self.lang))
+            return
         folder = Path(path) if path is not None else locations.screenshots_dir()
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,7 @@ FIGURES = {
     "mock_core": rf"report of a 10-question mock .* median {NUMBER} ms",
     "mock_timer": rf"submit to the next question on screen .* median {NUMBER} ms",
     "plan_items": rf"make the plan at 120 min a day\s+{NUMBER} ms[\s\S]*analyse every question\s+{NUMBER} ms",
+    "serve_sessions": rf"{NUMBER} concurrent sessions: median {NUMBER} s .*slowest {NUMBER} s",
     "submit": rf"floor, append 4 KiB and fsync in the same folder: median {NUMBER} ms",
     "variants_grading": rf"self-test of the bundled bank \({NUMBER} questions, {NUMBER} seeds\): {NUMBER} s",
 }

@@ -6,6 +6,7 @@ F5 starts a practice round on exactly the questions missed; Esc goes home.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -65,7 +66,12 @@ class ReportScreen(QuizScreen):
         return True
 
     def action_save(self) -> None:
-        """Write the report's Markdown to the reports folder and say where."""
+        """Write the report's Markdown to the reports folder and say where; in a browser (`quiz
+        serve`), where that folder is the server's, the browser downloads it instead."""
+        if self.app.is_web:
+            self.app.deliver_text(io.StringIO(self.markdown), save_filename=self.file_name, mime_type="text/markdown")
+            self.notify(tr("mockapp.report_delivered", self.lang), markup=False)
+            return
         folder = reports_dir()
         path = folder / self.file_name
         try:

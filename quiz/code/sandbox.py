@@ -34,7 +34,7 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import numpy as np
 
@@ -101,6 +101,7 @@ class RunError:
     refused (process creation and the like), forbidden_import, missing_function, not_callable,
     bad_return, too_long (the source), crash (killed by a signal), ended (exited without results),
     unreadable (results that cannot be read), not_started (no temporary directory or process),
+    unisolated (code for others, FOR_OTHERS_ENV, where bubblewrap cannot confine it),
     stopped (the caller asked the run to stop: the app quit or moved on).
     For bad_return, detail is what was due (array, tuple, numeric, size) and got what came.
     """
@@ -189,6 +190,11 @@ def _limit_of(kind: str, limits: Limits) -> str:
     }.get(kind, "")
 
 
+FOR_OTHERS_ENV: Final = "QUIZ_CODE_FOR_OTHERS"
+"""Set to 1 where the app runs code for people other than the machine's own user (a `quiz serve`
+session with logins of its own or beyond loopback): code then runs only under bubblewrap."""
+
+
 def run_calls(
     source: str,
     calls: Sequence[Call[Arguments]],
@@ -207,10 +213,14 @@ def run_calls(
     if len(source) > limits.source_chars:
         too_long = RunError("too_long", detail=str(limits.source_chars))
         return RunResult(calls=(), load_error=too_long, output="", output_truncated=False)
+    bwrap, why = bubblewrap.probe()
+    if bwrap is None and os.environ.get(FOR_OTHERS_ENV) == "1":
+        # Code from someone other than the machine's own user runs only in namespaces of its own.
+        refused = RunError("unisolated", detail=printable(why, 300))
+        return RunResult(calls=(), load_error=refused, output="", output_truncated=False)
     try:
         with tempfile.TemporaryDirectory(prefix="quiz-code-", ignore_cleanup_errors=True) as workdir:
             work = Path(workdir)
-            bwrap, _ = bubblewrap.probe()
             _write_inputs(work, source, calls, filename, limits, forbidden_modules, private_run=bwrap is not None)
             stopped, isolated = _run_child(work, bwrap, limits, stop)
             return replace(_read_results(work, calls, stopped, limits), isolated=isolated)

@@ -19,8 +19,9 @@ import textual_serve
 from aiohttp import WSMsgType, web
 from textual_serve.server import Server
 
+from quiz.code.sandbox import FOR_OTHERS_ENV
 from quiz.locale.i18n import catalogue, tr
-from quiz.serve.guard import Guard
+from quiz.serve.guard import Guard, is_loopback
 from quiz.serve.limits import IdleTimer, SessionSlots
 from quiz.serve.passwords import check_hash, hash_password, verify_password
 from quiz.serve.process import SessionProcess
@@ -250,8 +251,12 @@ class QuizServer(Server):
     # Sessions.
 
     def environment_for(self, user: str) -> dict[str, str]:
-        """The app process's environment for `user`: their own folders with --users, else as the server's."""
-        return user_environment(user, self.users_root) if self.settings.auth is Auth.USERS else {}
+        """The app process's environment for `user`: their own folders with --users, else as the
+        server's; served to others (logins, or beyond loopback), code runs only where it is confined."""
+        environment = user_environment(user, self.users_root) if self.settings.auth is Auth.USERS else {}
+        if self.settings.auth is Auth.USERS or not is_loopback(self.settings.host):
+            environment[FOR_OTHERS_ENV] = "1"
+        return environment
 
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One session: an app process for this websocket, ended when the browser goes, falls

@@ -273,6 +273,12 @@ async def test_each_user_logs_in_as_themselves_only(tmp_path: Path, client: aioh
             assert "Set-Cookie" not in response.headers  # no token logs in where users do
         alice, bob = running.server.environment_for("alice"), running.server.environment_for("bob")
         assert alice["QUIZ_DATA_DIR"] != bob["QUIZ_DATA_DIR"] and Path(bob["QUIZ_DATA_DIR"]).is_relative_to(tmp_path / "users" / "bob")
+        assert alice["QUIZ_CODE_FOR_OTHERS"] == "1"  # others' code runs only where bubblewrap confines it
+
+
+async def test_the_machines_own_user_on_loopback_runs_code_as_the_terminal_app_does(tmp_path: Path):
+    async for running in serving(ServeSettings(port=0), tmp_path):
+        assert "QUIZ_CODE_FOR_OTHERS" not in running.server.environment_for("")
 
 
 async def test_a_download_is_only_for_the_user_whose_session_made_it(tmp_path: Path, client: aiohttp.ClientSession):

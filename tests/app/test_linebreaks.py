@@ -18,7 +18,7 @@ from quiz.ui import linebreaks
 RICH_WORD = re.compile(r"\s*\S+\s*")  # the pattern Rich ships, for comparison
 
 JAPANESE = (
-    "面接官に「スケールド・ドット積注意はなぜ √dₖ で割るのか。dₖ で割ったり、何もしなかったりしないのはなぜか」と"
+    "面接官に「Scaled Dot-Product Attention はなぜ √dₖ で割るのか。dₖ で割ったり、何もしなかったりしないのはなぜか」と"
     "聞かれました。係数を導出し、前提も明示して、面接で答えるつもりで説明してください。"
 )
 

@@ -47,9 +47,10 @@ def test_japanese_lines_are_filled_and_follow_the_basic_kinsoku_rules(width):
     assert unspaced("".join(wrapped)) == unspaced(JAPANESE)  # nothing lost or repeated
     assert all(cell_len(line) <= width for line in wrapped)
     for line, after in itertools.pairwise(wrapped):
-        # no line left short but by what could not fit: the next line's first phrase
+        # no line left short but by what could not fit: the next line's first phrase (and the
+        # space before it, between Latin words)
         first = wrap.WORD.match(after)
-        assert first is not None and cell_len(line) + cell_len(first.group().rstrip()) > width, (width, line, after)
+        assert first is not None and cell_len(line) + 1 + cell_len(first.group().rstrip()) > width, (width, line, after)
     for line in wrapped[1:]:
         assert line[0] not in wrap.CLOSING, line  # no line starts with 、。」 or small kana
     for line in wrapped[:-1]:

@@ -25,7 +25,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
     parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), help="only this difficulty")
     parser.add_argument("--id", dest="key", metavar="ID|KEY", help="one question, by id or variant key (id#seed)")
     parser.add_argument(
-        "--ids", type=id_list, default=(), metavar="ID,ID,…", help="exactly these questions, in this order (a mock report's practice key)"
+        "--ids",
+        type=id_list,
+        action=IdsAction,
+        default=(),
+        metavar="ID,ID,…",
+        help="exactly these questions, in this order (a mock report's practice key); may be repeated, adding to the list",
     )
     parser.add_argument("--lang", choices=LANGUAGES, help="interface language (default: your setting)")
     parser.set_defaults(run=run)
@@ -37,6 +42,15 @@ def id_list(text: str) -> tuple[str, ...]:
     if not ids:
         raise argparse.ArgumentTypeError(f"give question ids separated by commas, got {text!r}")
     return ids
+
+
+class IdsAction(argparse.Action):
+    """`--ids` given again adds to the list (each id once), so a long practice key can be split
+    over lines as a mock report writes it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option_string: str | None = None) -> None:
+        assert isinstance(values, tuple)
+        setattr(namespace, self.dest, tuple(dict.fromkeys((*getattr(namespace, self.dest, ()), *values))))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -2,8 +2,10 @@
 
 The same options, seed and bank give the same interview on any machine: candidates are taken in
 id order and shuffled by a generator seeded from the options, never from Python's `hash()`.
-The choice covers every topic it can, fills the time with the questions' own `time` budgets,
-never takes two questions citing mostly the same claims, and climbs from warm-up to hard.
+The choice opens with a warm-up, covers every topic it can, fits the questions' own `time`
+budgets into the minutes, never takes a question whose claims were mostly shown already (nor one
+a chosen question's follow-ups may ask), and climbs from warm-up to hard, moving to another area
+after each question where the level allows.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from quiz.variants.keys import generator_seed
 from quiz.variants.variant import Variant, VariantError
 
 OVERLAP: Final = 0.5
-"""Two questions whose cited claims overlap this much (Jaccard) cover the same ground."""
-OVERFILL: Final = 1.1
-"""The time budgets may add up to this much of the interview at most."""
+"""A question this much of whose cited claims the interview has already shown covers the same ground."""
+WARM_UP_SECONDS: Final = 120
+"""A warm-up is quick: an easiest-level question of at most this budget, neither spoken nor code."""
+FILLED: Final = 0.9
+"""A plan on new ground filling this share of the minutes is long enough: no question revisits claims."""
 MAX_VARIANT_SEED: Final = 10**6
 
 
@@ -83,9 +87,9 @@ def compose(bank: Bank, options: MockOptions, weakness: Mapping[str, float] | No
         # Weighted order without replacement: a key of u^(1/w) per item (Efraimidis–Spirakis).
         keys = {q.id: rng.random() ** (1.0 / (0.25 + weakness.get(q.id, 0.0))) for q in ordered}
         ordered.sort(key=lambda q: keys[q.id], reverse=True)
-    chosen = _choose(ordered, options)
-    chosen.sort(key=lambda q: (q.difficulty, list(bank.claims.topics).index(q.topic) if q.topic in bank.claims.topics else 99, q.id))
-    planned = tuple(PlannedQuestion(q.id, variant_seed(options.seed, q.id), float(q.time)) for q in chosen)
+    chosen = _order(_choose(ordered, bank, options), list(bank.claims.topics))
+    squeeze = _squeeze(chosen, options)
+    planned = tuple(PlannedQuestion(q.id, variant_seed(options.seed, q.id), float(q.time) * squeeze) for q in chosen)
     return MockPlan(mock_key(options, bank_fingerprint(bank)), options, planned)
 
 
@@ -96,27 +100,89 @@ def _candidates(bank: Bank, options: MockOptions) -> list[QuestionBase]:
     return [bank.questions[i] for i in ids if bank.compiled(i) is not None]
 
 
-def _choose(ordered: Sequence[QuestionBase], options: MockOptions) -> list[QuestionBase]:
-    """Greedy: first one question per topic, then more until the count or the time is filled."""
-    limit = options.seconds * OVERFILL
+def _choose(ordered: Sequence[QuestionBase], bank: Bank, options: MockOptions) -> list[QuestionBase]:
+    """Greedy: a warm-up, then one question per topic, then more until the count or the time is
+    filled; a set count not met within the time is made up past it (the budgets are squeezed)."""
     chosen: list[QuestionBase] = []
+    shown: set[str] = set()  # the claims the chosen questions cite
+    probed: set[str] = set()  # what the chosen questions' follow-ups may ask: left to them
 
-    def fits(question: QuestionBase) -> bool:
-        if options.questions is not None and len(chosen) >= options.questions:
+    def fits(question: QuestionBase, *, in_time: bool = True, new_ground: bool = True) -> bool:
+        if question in chosen or (options.questions is not None and len(chosen) >= options.questions):
             return False
-        if options.questions is None and sum(q.time for q in chosen) + question.time > limit and chosen:
+        if in_time and sum(q.time for q in chosen) + question.time > options.seconds:
             return False
-        return all(_overlap(question, other) < OVERLAP for other in chosen)
+        refs = set(question.refs)
+        if new_ground and refs and len(refs & shown) >= OVERLAP * len(refs):
+            return False
+        if any(_overlap(question, other) >= OVERLAP for other in chosen):
+            return False
+        return not new_ground or (question.id not in probed and not _chain(bank, question) & {q.id for q in chosen})
 
-    topics_seen: set[str] = set()
+    def take(question: QuestionBase) -> None:
+        chosen.append(question)
+        shown.update(question.refs)
+        probed.update(_chain(bank, question))
+
+    warm_up = next((q for q in ordered if _is_warm_up(q, ordered) and fits(q)), None)
+    if warm_up is not None:
+        take(warm_up)
+    topics_seen = {q.topic for q in chosen}
     for question in ordered:  # every topic represented, as far as the time allows
         if question.topic not in topics_seen and fits(question):
-            chosen.append(question)
+            take(question)
             topics_seen.add(question.topic)
     for question in ordered:
-        if question not in chosen and fits(question):
-            chosen.append(question)
+        if fits(question):
+            take(question)
+    # Few topics may leave much of the time unfilled on new ground: then questions that revisit
+    # claims or that a follow-up might have asked, never one citing mostly the same claims as
+    # another question; the order spaces them out.
+    if sum(q.time for q in chosen) < FILLED * options.seconds:
+        for question in ordered:
+            if fits(question, new_ground=False):
+                take(question)
+    if not chosen or (options.questions is not None and len(chosen) < options.questions):
+        for question in sorted(ordered, key=lambda q: q.time):  # the quickest, squeezed to fit
+            if fits(question, in_time=False, new_ground=False):
+                take(question)
     return chosen
+
+
+def _is_warm_up(question: QuestionBase, candidates: Sequence[QuestionBase]) -> bool:
+    """A quick question of the easiest level on offer, answered by typing a short answer."""
+    easiest = min(q.difficulty for q in candidates)
+    return question.difficulty == easiest and question.time <= WARM_UP_SECONDS and question.type not in ("explain", "code")
+
+
+def _chain(bank: Bank, question: QuestionBase) -> set[str]:
+    """The ids a question's follow-ups may ask, down the whole chain."""
+    reached: set[str] = set()
+    stack = [link.id for link in question.follow_ups]
+    while stack:
+        question_id = stack.pop()
+        if question_id not in reached and question_id in bank.questions:
+            reached.add(question_id)
+            stack.extend(link.id for link in bank.questions[question_id].follow_ups)
+    return reached
+
+
+def _order(chosen: Sequence[QuestionBase], topics: Sequence[str]) -> list[QuestionBase]:
+    """Warm-up first, then level by level; within a level each next question is the one sharing
+    the fewest claims with the last, then of another topic, then first in the bank's order of topics."""
+    if not chosen:
+        return []
+    rank = {topic: n for n, topic in enumerate(topics)}
+    first = min(chosen, key=lambda q: (q.difficulty, q.type in ("explain", "code"), q.time, q.id))
+    rest = sorted((q for q in chosen if q is not first), key=lambda q: (q.difficulty, rank.get(q.topic, len(rank)), q.id))
+    out = [first]
+    while rest:
+        level = [q for q in rest if q.difficulty == rest[0].difficulty]
+        last, before = out[-1], out[-2] if len(out) > 1 else out[-1]
+        pick = min(level, key=lambda q: (len(set(q.refs) & set(last.refs)), q.topic == last.topic, len(set(q.refs) & set(before.refs))))
+        out.append(pick)
+        rest.remove(pick)
+    return out
 
 
 def _overlap(a: QuestionBase, b: QuestionBase) -> float:
@@ -125,6 +191,13 @@ def _overlap(a: QuestionBase, b: QuestionBase) -> float:
     if not left or not right:
         return 0.0
     return len(left & right) / len(left | right)
+
+
+def _squeeze(chosen: Sequence[QuestionBase], options: MockOptions) -> float:
+    """The factor that fits the budgets into the minutes: below 1 only when a set count of questions
+    (or a single question) needs more than the interview has."""
+    total = sum(q.time for q in chosen)
+    return min(1.0, options.seconds / total) if total else 1.0
 
 
 def drawn_variant(bank: Bank, question_id: str, seed: int) -> Variant | None:

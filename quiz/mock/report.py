@@ -21,7 +21,7 @@ from quiz.history.mocks import SpokenRow, StoredMock, chain_depth
 from quiz.history.pushbacks import PushbackRow
 from quiz.history.records import AttemptRecord
 from quiz.mock.compose import drawn_variant
-from quiz.mock.options import MockOptionsError
+from quiz.mock.options import MockOptionsError, parse_mock_key
 from quiz.mock.sitting import plan_from_json
 from quiz.session.pushback import pushback_case, pushback_for
 from quiz.types.registry import type_of
@@ -152,14 +152,32 @@ class MockReport:
         return f"quiz practice --ids {','.join(self.to_practise)}" if self.to_practise else None
 
     @property
+    def compared(self) -> TrendPoint | None:
+        """The last earlier sitting of the same kind as this one (`mock_kind`): what `change` is against."""
+        kind = mock_kind(self.stored.row.key)
+        return next((p for p in reversed(self.trend) if kind is not None and mock_kind(p.key) == kind), None)
+
+    @property
     def change(self) -> tuple[float | None, dict[str, float]]:
-        """Overall and per-topic change since the last earlier sitting (None/empty without one)."""
-        if not self.trend or self.scores.overall is None:
+        """Overall and per-topic change since the last earlier sitting of the same kind (None/empty
+        without one): a 10-minute drill on one topic says nothing about a 45-minute interview."""
+        compared = self.compared
+        if compared is None or self.scores.overall is None:
             return None, {}
-        last = self.trend[-1].scores
+        last = compared.scores
         overall = None if last.overall is None else self.scores.overall - last.overall
         topics = {t: s - last.topics[t] for t, s in self.scores.topics.items() if t in last.topics}
         return overall, topics
+
+
+def mock_kind(key: str) -> tuple[object, ...] | None:
+    """What two mocks must share to be compared: everything their keys carry but the seed and the
+    bank check (minutes, number of questions, level, leaning, topics); None for a key not readable."""
+    try:
+        options, _ = parse_mock_key(key)
+    except MockOptionsError:
+        return None
+    return (options.minutes, options.questions, options.difficulty, options.adaptive, options.topics)
 
 
 def build_report(bank: Bank, stored: StoredMock, earlier: Sequence[StoredMock] = ()) -> MockReport:

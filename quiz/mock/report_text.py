@@ -9,8 +9,9 @@ The JSON object's keys are stable (docs/mock.md lists them): `format` (1), `mock
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
-from typing import Any
+from collections.abc import Sequence
+from datetime import UTC, datetime, tzinfo
+from typing import Any, Final
 
 from quiz.bank import Bank
 from quiz.format.model import Text
@@ -24,6 +25,9 @@ from quiz.types.registry import type_of
 from quiz.variants.variant import Variant
 
 FORMAT = 1
+COMMAND_WIDTH: Final = 64
+"""The practice command is written in lines this wide at most, so that an 80-column screen shows each
+whole (the report indents code and keeps a scroll bar)."""
 
 
 def _plain(text: str) -> str:
@@ -49,8 +53,37 @@ def _iso(ms: int | None) -> str | None:
     return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def _when(ms: int, lang: str, tz: tzinfo | None) -> str:
+    """A sitting's start for people: the date and minute in `tz` (None: the computer's own zone)."""
+    at = datetime.fromtimestamp(ms / 1000, UTC).astimezone(tz)
+    return tr("mockreport.when", lang, year=at.year, month=at.month, day=at.day, time=f"{at:%H:%M}")
+
+
 def _percent(score: float | None) -> str:
     return "–" if score is None else f"{score:.0%}"
+
+
+def _points(change: float, lang: str) -> str:
+    """A change of score in percentage points, signed: `+12 pp` (rounded first, so never `-0`)."""
+    points = round(change * 100)
+    return tr("mockreport.points", lang, points=f"{points:+d}" if points else "±0")
+
+
+def command_lines(ids: Sequence[str], width: int = COMMAND_WIDTH) -> list[str]:
+    """`quiz practice --ids …` in lines of at most `width` characters (an id too long for one
+    stands alone), each but the last ending in a shell line continuation, so that copied whole
+    they run as one command: `--ids` may be repeated, and each line after the first gives one."""
+    single = f"quiz practice --ids {','.join(ids)}"
+    if len(single) <= width:
+        return [single]
+    lines, current = ["quiz practice"], list[str]()
+    for question_id in ids:
+        if current and len(f"    --ids {','.join([*current, question_id])} \\") > width:
+            lines.append(f"    --ids {','.join(current)}")
+            current = []
+        current.append(question_id)
+    lines.append(f"    --ids {','.join(current)}")
+    return [f"{line} \\" for line in lines[:-1]] + lines[-1:]
 
 
 def _topic(bank: Bank, topic: str, lang: str) -> str:
@@ -66,8 +99,8 @@ def _header(lang: str, *keys: str) -> list[str]:
     return ["| " + " | ".join(tr(key, lang) for key in keys) + " |", "|" + "---|" * len(keys)]
 
 
-def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
-    """The report as Markdown in `lang`."""
+def report_markdown(bank: Bank, report: MockReport, lang: str, tz: tzinfo | None = None) -> str:
+    """The report as Markdown in `lang`, its dates in `tz` (None: the computer's own time zone)."""
     row, scores = report.stored.row, report.scores
     lines = [f"# {tr('mockreport.title', lang, key=row.key)}", ""]
     if not report.final:
@@ -86,7 +119,7 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
     overall_change, topic_change = report.change
     lines += ["", f"## {tr('mockreport.by_topic', lang)}", "", *_header(lang, "mock.col_topic", "mockreport.col_score", "mockreport.col_change")]
     for topic, score in scores.topics.items():
-        change = f"{topic_change[topic]:+.0%}" if topic in topic_change else "–"
+        change = _points(topic_change[topic], lang) if topic in topic_change else "–"
         lines.append(f"| {_topic(bank, topic, lang)} | {_percent(score)} | {change} |")
     lines += ["", f"## {tr('mockreport.by_claim', lang)}", "", *_header(lang, "mockreport.col_claim", "mockreport.col_score")]
     lines += [f"| {claim} | {_percent(score)} |" for claim, score in scores.claims.items()]
@@ -96,10 +129,13 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
     lines += ["", f"## {tr('mockreport.trend', lang)}", ""]
     if report.trend:
         lines += _header(lang, "mockreport.col_when", "mockreport.col_key", "mockreport.col_score")
-        lines += [f"| {_iso(p.started_ms)} | `{p.key}` | {_percent(p.scores.overall)} |" for p in report.trend]
-        lines.append(f"| {_iso(row.started_ms)} | `{row.key}` | {_percent(scores.overall)} |")
-        if overall_change is not None:
-            lines += ["", tr("mockreport.change", lang, change=f"{overall_change:+.0%}")]
+        lines += [f"| {_when(p.started_ms, lang, tz)} | `{p.key}` | {_percent(p.scores.overall)} |" for p in report.trend]
+        lines.append(f"| {_when(row.started_ms, lang, tz)} | `{row.key}` | {_percent(scores.overall)} |")
+        compared = report.compared
+        if compared is None:
+            lines += ["", tr("mockreport.no_alike", lang)]
+        elif overall_change is not None:
+            lines += ["", tr("mockreport.change", lang, change=_points(overall_change, lang), when=_when(compared.started_ms, lang, tz))]
     else:
         lines.append(tr("mockreport.first", lang))
     lines += ["", f"## {tr('mockreport.next', lang)}", ""]
@@ -114,7 +150,7 @@ def report_markdown(bank: Bank, report: MockReport, lang: str) -> str:
         lines += ["", tr("mockreport.slow", lang, questions=", ".join(f"`{q}`" for q in report.slow))]
     if report.practice_command:
         key = "mockreport.practice_key_slow" if report.slow else "mockreport.practice_key"
-        lines += ["", tr(key, lang, count=len(report.to_practise)), "", f"    {report.practice_command}"]
+        lines += ["", tr(key, lang, count=len(report.to_practise)), "", *(f"    {line}" for line in command_lines(report.to_practise))]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -189,7 +225,7 @@ def report_json(bank: Bank, report: MockReport, lang: str) -> dict[str, Any]:
             {"mock": p.mock, "key": p.key, "started": _iso(p.started_ms), "overall": p.scores.overall, "topics": dict(p.scores.topics)}
             for p in report.trend
         ],
-        "change": {"overall": overall_change, "topics": topic_change},
+        "change": {"overall": overall_change, "topics": topic_change, "mock": None if report.compared is None else report.compared.mock},
         "practise_next": list(report.practise_next),
         "missed": list(report.missed),
         "slow": list(report.slow),

@@ -1,7 +1,8 @@
 """Text fitted to a terminal's width for the commands that print it (`quiz show`).
 
-Lines break at spaces and, in Japanese, between characters (the rules of `WORD`: closing
-brackets, commas and small kana never begin a line, opening brackets never end one). A wrapped
+Lines break at spaces and, in Japanese, between short phrases, never inside a word (the rules
+of `WORD`: closing brackets, commas and small kana never begin a line, opening brackets never
+end one). A wrapped
 line's continuation is indented under its text: under a list item's text past its marker, and
 two columns in under an indented line such as `  label (name): value`. Matrix rows (`⎡ 1  2 ⎤`)
 are never broken: a broken row no longer reads as a matrix.
@@ -21,8 +22,15 @@ CLOSING: Final = "、。，．・：；？！）」』】〕〉》］｝〙〗�
 # Han, kana, CJK punctuation and full-width forms: a break may fall before or after each one.
 # U+3000, the ideographic space, is left out: it is whitespace, and breaks like a space.
 UNSPACED: Final = "\u3001-\u303f\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
-WORD: Final = re.compile(rf"\s*[{OPENING}]*(?:[{UNSPACED}]|[^\s{UNSPACED}]+)[{CLOSING}]*\s*")
-"""One unit a line may break after: a word with the spaces after it, or one Japanese character
+KANJI: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々〆"
+HIRAGANA: Final = "\u3041-\u309f"
+KATAKANA: Final = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+# A short phrase, so that a line never breaks inside a word (見落と／し): a run of kanji or of
+# katakana with the hiragana after it (okurigana, particles), or a run of hiragana; each capped,
+# so that lines stay filled. Anything else unspaced (punctuation, full-width forms) is one character.
+PHRASE: Final = rf"[{KANJI}]{{1,6}}[{HIRAGANA}]{{0,6}}|[{KATAKANA}]{{1,12}}[{HIRAGANA}]{{0,6}}|[{HIRAGANA}]{{1,6}}|[{UNSPACED}]"
+WORD: Final = re.compile(rf"\s*[{OPENING}]*(?:{PHRASE}|[^\s{UNSPACED}]+)[{CLOSING}]*\s*")
+"""One unit a line may break after: a word with the spaces after it, or a short Japanese phrase
 (with the brackets and punctuation that must stay beside it)."""
 
 MATRIX_ROW: Final = re.compile(r"\s*(?:[⎡⎢⎣]|\[ .* \]$)")

@@ -198,7 +198,7 @@ async def test_the_header_joins_title_and_variant_key_with_a_middle_dot(lang):
         await settle(pilot)
         title = str(app.screen.query_one("HeaderTitle").render())  # queried by name: the class is private
         assert title.endswith(" · fx-vector") and "—" not in title
-        assert title.startswith({"en": "Attention interview practice", "ja": "注意機構の面接練習"}[lang])
+        assert title.startswith({"en": "Attention interview practice", "ja": "アテンションの面接練習"}[lang])
 
 
 async def test_giving_up_asks_once_then_shows_the_answer_and_scores_zero():

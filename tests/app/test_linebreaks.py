@@ -1,8 +1,10 @@
-"""Japanese wraps between characters (with the basic JIS X 4051 rules); English wraps as before."""
+"""Japanese wraps between short phrases, never inside a word (with the basic JIS X 4051 rules);
+English wraps as before."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import re
 
 import pytest
@@ -16,7 +18,7 @@ from quiz.ui import linebreaks
 RICH_WORD = re.compile(r"\s*\S+\s*")  # the pattern Rich ships, for comparison
 
 JAPANESE = (
-    "面接官に「スケールド・ドット積注意はなぜ √dₖ で割るのか。dₖ で割ったり、何もしなかったりしないのはなぜか」と"
+    "面接官に「Scaled Dot-Product Attention はなぜ √dₖ で割るのか。dₖ で割ったり、何もしなかったりしないのはなぜか」と"
     "聞かれました。係数を導出し、前提も明示して、面接で答えるつもりで説明してください。"
 )
 
@@ -43,13 +45,29 @@ def unspaced(text: str) -> str:
 def test_japanese_lines_are_filled_and_follow_the_basic_kinsoku_rules(width):
     wrapped = lines(JAPANESE, width)
     assert unspaced("".join(wrapped)) == unspaced(JAPANESE)  # nothing lost or repeated
-    for line in wrapped[:-1]:
-        assert cell_len(line) <= width
-        assert cell_len(line) >= width - 4, (width, line)  # no half-empty lines
+    assert all(cell_len(line) <= width for line in wrapped)
+    for line, after in itertools.pairwise(wrapped):
+        # no line left short but by what could not fit: the next line's first phrase (and the
+        # space before it, between Latin words)
+        first = wrap.WORD.match(after)
+        assert first is not None and cell_len(line) + 1 + cell_len(first.group().rstrip()) > width, (width, line, after)
     for line in wrapped[1:]:
         assert line[0] not in wrap.CLOSING, line  # no line starts with 、。」 or small kana
     for line in wrapped[:-1]:
         assert line[-1] not in wrap.OPENING, line  # none ends with 「
+
+
+WORDS = ("見落とし", "参照できる", "アテンション", "確認してください", "マスクされた")
+
+
+@pytest.mark.parametrize("width", range(20, 61, 3))
+def test_a_japanese_line_never_breaks_inside_a_word(width):
+    text = "スコアの行に見落としがないか、各クエリが参照できるキーを確かめ、アテンションの重みを確認してください。全要素がマスクされた行も調べます。"
+    wrapped = lines(text, width)
+    assert unspaced("".join(wrapped)) == unspaced(text)
+    for before, after in itertools.pairwise(wrapped):
+        joint = before[-6:] + after[:6]
+        assert not any(word in joint and word not in before and word not in after for word in WORDS), (width, before, after)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,6 @@
-"""Japanese texts of the bank and the catalogue: full-width punctuation and the glossary's terms.
+"""Japanese texts of the bank and the catalogue: full-width punctuation and the glossary's terms
+(docs/glossary-ja.md is read here: no form it lists to avoid appears, so a new row is checked as
+soon as it is written).
 
 Maths (`$...$`), code (`` `...` ``), placeholders (`{{ ... }}`, `{name}`) and formula notation
 such as `Var(s)` or `abs(行の和 − 1)` keep ASCII brackets; prose uses 「（」「）」「：」.
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterator
+from functools import cache
 
 import pytest
 import yaml
@@ -24,12 +27,8 @@ HALF_WIDTH = [
     (re.compile(rf"(?:^|(?<=[\s{JAPANESE}]))\([^()]*[{JAPANESE}][^()]*\)"), "a parenthetical in half-width brackets: write 「（…）」"),
     (re.compile(r"（[^（）()]*\)|\([^（）()]*）"), "brackets of mixed widths"),
 ]
-WORDING = [
-    (re.compile(r"空行|空の行"), "a fully masked row is 全マスク行 (空行 is a blank line of text)"),
-    (re.compile(r"標準正規な"), "write 標準正規分布に従う"),
-    (re.compile(r"主張"), "a claim is a 論点"),
-]
 CATALOGUE = ROOT / "quiz" / "locale" / "ja.toml"
+GLOSSARY = ROOT / "docs" / "glossary-ja.md"
 
 
 def japanese_texts(node: object, where: str) -> Iterator[tuple[str, str]]:
@@ -52,6 +51,7 @@ def catalogue_texts(node: dict, where: str = "ja.toml") -> Iterator[tuple[str, s
             yield f"{where}:{key}", value
 
 
+@cache
 def all_texts() -> list[tuple[str, str]]:
     texts = []
     for path in sorted(locations.bundled_bank_dir().glob("*.yaml")):
@@ -72,12 +72,37 @@ def prose(text: str) -> str:
     return TABLE_RULE.sub(lambda match: " " * len(match.group()), text)
 
 
-@pytest.mark.parametrize(
-    ("pattern", "problem"),
-    HALF_WIDTH + WORDING,
-    ids=["colon", "parenthetical", "mixed-brackets", "fully-masked-row", "standard-normal", "claim"],
-)
-def test_japanese_texts_use_full_width_punctuation_and_the_glossary(pattern, problem):
+def glossary() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each form the glossary's table lists to avoid: (form, the form to use, the words containing it
+    that are allowed, listed after `allowed:` in the row's note)."""
+    lines = [line for line in GLOSSARY.read_text(encoding="utf-8").splitlines() if line.startswith("| ")][1:]
+    forms = []
+    for line in lines:
+        term, use, avoid, note = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        assert term and use, line
+        allowed = tuple(re.findall(r"`([^`]+)`", note.split("allowed:", 1)[1])) if "allowed:" in note else ()
+        forms += [(form, use, allowed) for form in re.findall(r"`([^`]+)`", avoid)]
+    return forms
+
+
+def without(text: str, words: tuple[str, ...]) -> str:
+    for word in words:
+        text = text.replace(word, "・" * len(word))
+    return text
+
+
+@pytest.mark.parametrize(("form", "use", "allowed"), glossary(), ids=[form for form, _, _ in glossary()])
+def test_no_form_the_glossary_avoids_appears_in_the_bank_or_the_catalogue(form, use, allowed):
+    found = [
+        f"{where}: …{text[max(0, i - 15):i + len(form) + 15]}…"
+        for where, text in all_texts()
+        if (i := without(prose(text), allowed).find(form)) >= 0
+    ]
+    assert not found, f"write {use}, not {form}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(("pattern", "problem"), HALF_WIDTH, ids=["colon", "parenthetical", "mixed-brackets"])
+def test_japanese_texts_use_full_width_punctuation(pattern, problem):
     found = [
         f"{where}: …{text[max(0, m.start() - 15):m.end() + 15]}…"
         for where, text in all_texts()
@@ -90,8 +115,10 @@ def test_the_checks_see_the_texts():
     """The walk reaches the bank's texts and the catalogue's, and the patterns catch what they name."""
     texts = all_texts()
     assert len([w for w, _ in texts if w.startswith("ja.toml")]) > 200 and len(texts) > 1000
-    samples = ["例: 0.5", "重み (各キー)", "$x$ (説明)", "（約 1)", "全体の空行", "標準正規な Q"]
-    caught = [any(p.search(prose(s)) for p, _ in HALF_WIDTH + WORDING) for s in samples]
-    assert all(caught)
+    samples = ["例: 0.5", "重み (各キー)", "$x$ (説明)", "（約 1)"]
+    assert all(any(p.search(prose(s)) for p, _ in HALF_WIDTH) for s in samples)
+    forms = {form for form, _, _ in glossary()}
+    assert {"注意", "注意機構", "スケーリング付き内積注意", "注意してよい", "全マスク行", "空行", "主張"} <= forms
+    assert "注意" not in without("注意点が 2 つ", next(a for f, _, a in glossary() if f == "注意"))
     notation = "$f(x): y$ と `a(b): c` と Var(s) と abs(行の和) と (H, T, D) と {name}(2) と {path}:{line}"
     assert not any(p.search(prose(notation)) for p, _ in HALF_WIDTH)

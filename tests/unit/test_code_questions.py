@@ -208,7 +208,7 @@ def test_show_lists_the_function_and_the_checks_and_json_carries_the_starter(cap
     assert data["key"] == "implement-sdpa#4" and data["task"] == "attention"
     assert data["policy"] == {"empty_rows": "zero"} and data["starter"] == CODE["implement-sdpa"].starter
     assert [c["id"] for c in data["checks"]] == list(CODE["implement-sdpa"].checks)
-    assert data["checks"][3]["label"] == "注意できるキーが一つもない行はゼロになる"
+    assert data["checks"][3]["label"] == "参照できるキーが一つもない行はゼロになる"
     assert data["answer"]["functions"] == ["def attention(q, k, v, mask=None)"]
 
 

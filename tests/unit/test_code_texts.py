@@ -44,7 +44,7 @@ def test_every_task_check_is_a_known_check():
 
 def test_the_fully_masked_rows_label_states_the_policy():
     assert check_label("fully_masked_rows", "en", {"empty_rows": "nan"}) == "A row with no allowed key gives NaN"
-    assert check_label("fully_masked_rows", "ja") == "注意できるキーが一つもない行はゼロになる"
+    assert check_label("fully_masked_rows", "ja") == "参照できるキーが一つもない行はゼロになる"
     assert mistake_sentence("missing_scale") == "Your function computes attention without the 1/√dₖ scale."
 
 
@@ -103,7 +103,7 @@ def test_the_checklist_of_a_wrong_answer_names_its_mistake_and_evidence():
     assert "Your answer matches a known mistake: Your mask is True where attending is forbidden; True means allowed." in text
     assert "0 of 2 checks passed" in text and "Your code printed:\nbuilding" in text
     japanese = render_checklist(outcome, "ja")
-    assert "解答はよくある誤りと一致します：マスクが注意を禁止する位置で True になっています。" in japanese
+    assert "解答はよくある誤りと一致します：マスクが、参照できない位置で True になっています。" in japanese
     assert "2 項目中 0 項目に合格" in japanese
     unnamed = render_checklist(outcome, "en", name_mistake=False)
     assert "known mistake" not in unnamed and "matches the mistake named below" in unnamed

@@ -1,10 +1,12 @@
 """Composing mock interviews: reproducible from their key, covering topics, fitting the time."""
 
+from itertools import pairwise
+
 import pytest
 
 from quiz.bank import SelectionError, load_bank
 from quiz.mock.clock import Countdown, StoredStart, clock_text
-from quiz.mock.compose import OVERLAP, bank_fingerprint, compose
+from quiz.mock.compose import OVERLAP, WARM_UP_SECONDS, bank_fingerprint, compose
 from quiz.mock.options import MockOptions, MockOptionsError, key_matches_bank, mock_key, parse_minutes, parse_mock_key
 
 BANK = load_bank()
@@ -92,6 +94,61 @@ def test_code_questions_are_asked_in_mocks_with_their_own_time_budgets():
     assert len({q.question_id for q in asked}) >= 5  # not always the same one
     only = compose(BANK, MockOptions(minutes=30, topics=("implementation",), seed=1))
     assert any(q.question_id in code for q in only.questions)
+
+
+def _follow_up_chain(question_id):
+    """Every id the follow-ups of `question_id` may ask, down the chain (read from the bank's YAML)."""
+    reached, stack = set(), [link.id for link in BANK.questions[question_id].follow_ups]
+    while stack:
+        nxt = stack.pop()
+        if nxt not in reached:
+            reached.add(nxt)
+            stack.extend(link.id for link in BANK.questions[nxt].follow_ups)
+    return reached
+
+
+def _near_duplicates(a, b):
+    """Same topic, and most of the later question's claims cited by the one before it."""
+    left, right = set(a.refs), set(b.refs)
+    return a.topic == b.topic and len(left & right) >= OVERLAP * len(right)
+
+
+EVERY_TOPIC = {
+    "30 minutes": {}, "15 minutes": {"minutes": 15}, "an hour": {"minutes": 60}, "level 2": {"difficulty": 2}, "6 questions": {"questions": 6},
+}
+FEW_TOPICS = {
+    "scaling": {"topics": ("scaling",)}, "diagnosis": {"topics": ("diagnosis",)}, "softmax and diagnosis": {"topics": ("softmax", "diagnosis")},
+}
+
+
+@pytest.mark.parametrize("kind", [*EVERY_TOPIC, *FEW_TOPICS, "adaptive"])
+def test_over_many_seeds_a_plan_fits_its_minutes_opens_with_a_warm_up_and_never_repeats_itself(kind):
+    # adaptive: a learner weak at softmax and diagnosis, whose questions come first in the choice
+    weak = {q.id: 3.0 for q in BANK.questions.values() if q.topic in ("softmax", "diagnosis")} if kind == "adaptive" else None
+    for seed in range(25):
+        options = MockOptions(seed=seed, **{**EVERY_TOPIC, **FEW_TOPICS}.get(kind, {"adaptive": True}))
+        plan = compose(BANK, options, weak)
+        asked = [BANK.questions[q.question_id] for q in plan.questions]
+        assert plan.planned_seconds <= options.seconds, (kind, seed)
+        assert options.questions is None or len(asked) == options.questions
+        first, levels = asked[0], [q.difficulty for q in asked]
+        assert first.difficulty == min(levels) and first.time <= WARM_UP_SECONDS and first.type not in ("explain", "code"), (kind, seed, first.id)
+        assert levels == sorted(levels)
+        # never three in a row on the same ground; across every topic, never even two
+        runs = [_near_duplicates(a, b) for a, b in pairwise(asked)]
+        assert not any(x and y for x, y in pairwise(runs)), (kind, seed, [q.id for q in asked])
+        if kind in EVERY_TOPIC or kind == "adaptive":
+            assert kind == "adaptive" or not any(runs), (kind, seed, [q.id for q in asked])
+            # a question a planned one's follow-ups may ask is left to them
+            ids = {q.id for q in asked}
+            assert not any(_follow_up_chain(q.id) & ids for q in asked), (kind, seed)
+
+
+def test_a_count_of_questions_longer_than_the_minutes_has_its_budgets_squeezed_to_fit():
+    plan = compose(BANK, MockOptions(minutes=2, questions=4, seed=5))
+    assert len(plan.questions) == 4 and plan.planned_seconds == pytest.approx(120)
+    times = [BANK.questions[q.question_id].time for q in plan.questions]
+    assert [q.budget / t for q, t in zip(plan.questions, times)] == pytest.approx([120 / sum(times)] * 4)
 
 
 @pytest.mark.parametrize(

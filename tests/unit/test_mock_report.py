@@ -4,6 +4,9 @@ question gave, self-grades, the trend over earlier mocks, and the practice key."
 from __future__ import annotations
 
 import json
+import subprocess
+import time
+from datetime import timedelta, timezone
 
 import numpy as np
 import pytest
@@ -13,7 +16,7 @@ from quiz.bank import Selection
 from quiz.cli.main import build_parser
 from quiz.history.recorder import Recorder
 from quiz.mock.report import build_report
-from quiz.mock.report_text import report_json, report_json_text, report_markdown
+from quiz.mock.report_text import command_lines, report_json, report_json_text, report_markdown
 from quiz.practice.session import PracticeSession
 
 # Follow-ups are left out of these (see test_mock_session): none of the first three has any.
@@ -97,7 +100,8 @@ def test_the_markdown_report_in_each_language_writes_maths_as_unicode(lang):
     title = {"en": "# Mock interview", "ja": "# 模擬面接"}[lang]
     assert markdown.startswith(title) and "$" not in markdown and "\\sqrt" not in markdown
     assert "√dₖ" in markdown
-    assert "quiz practice --ids divide-by-dk-score-spread,decode-step-gqa-shapes" in markdown
+    # 68 characters on one line: written in two, to fit an 80-column screen
+    assert "    quiz practice \\\n        --ids divide-by-dk-score-spread,decode-step-gqa-shapes\n" in markdown
     if lang == "ja":
         assert "未到達" in markdown and "自己採点待ち" in markdown and "時間超過" in markdown
         assert "誤り：" in markdown and "gave the variance" not in markdown  # the Japanese label
@@ -138,8 +142,60 @@ def test_the_trend_compares_with_earlier_finished_mocks():
     assert topics["attention"] == pytest.approx(1.0)  # 0 → 1: answered right this time
     data = report_json(BANK, report, "en")
     assert data["trend"][0]["mock"] == first.mock_id and data["change"]["overall"] == pytest.approx(overall)
-    assert "+100%" in report_markdown(BANK, report, "en")
+    assert data["change"]["mock"] == first.mock_id
+    points = f"{round(overall * 100):+d}"
+    assert f"{points} pp" in report_markdown(BANK, report, "en") and f"{points} ポイント" in report_markdown(BANK, report, "ja")
+    assert "| +100 pp |" in report_markdown(BANK, report, "en")  # attention, 0 → 1, in percentage points
     assert first.report().trend == ()  # nothing before the first one
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_change_compares_like_with_like_only(lang):
+    clock = FakeClock()
+    six = sit(clock, minutes=6)  # (finished: time ran out on the spoken question)
+    clock.advance(3_600)
+    eight = sit(clock, minutes=8, right=True)  # another length: another kind of mock
+    clock.advance(3_600)
+    again = sit(clock, minutes=6, right=True)
+    first_report, eight_report, report = six.report(), eight.report(), again.report()
+    assert [p.mock for p in report.trend] == [six.mock_id, eight.mock_id]
+    assert report.compared is not None and report.compared.mock == six.mock_id  # not the 8-minute one just before
+    assert report.change[0] == pytest.approx(report.scores.overall - first_report.scores.overall)
+    assert eight_report.trend and eight_report.compared is None and eight_report.change == (None, {})
+    no_alike = {"en": "None of your earlier mocks was of the same kind", "ja": "変化は表示できません"}[lang]
+    assert no_alike in report_markdown(BANK, eight_report, lang) and no_alike not in report_markdown(BANK, report, lang)
+    assert report_json(BANK, eight_report, lang)["change"] == {"overall": None, "topics": {}, "mock": None}
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "2025-06-16 00:0"), ("ja", "2025年6月16日 00:0")])
+def test_dates_in_the_trend_are_local_and_readable(lang, shown, monkeypatch):
+    clock = FakeClock()  # the wall clock starts at 2025-06-15T15:06:40Z
+    sit(clock)
+    clock.advance(600)
+    report = sit(clock).report()
+    tokyo = report_markdown(BANK, report, lang, tz=timezone(timedelta(hours=9)))
+    assert tokyo.count(shown) == 2 and "T15:" not in tokyo and "Z |" not in tokyo
+    monkeypatch.setenv("TZ", "Asia/Tokyo")  # the computer's own zone, when none is given
+    time.tzset()
+    try:
+        assert report_markdown(BANK, report, lang) == tokyo
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert report_json(BANK, report, lang)["trend"][0]["started"].endswith("Z")  # tools keep UTC
+
+
+def test_a_long_practice_command_is_written_in_lines_a_shell_runs_as_one():
+    ids = [f"question-with-a-rather-long-id-{n}" for n in range(7)]
+    lines = command_lines(ids)
+    assert len(lines) > 2 and all(len(line) <= 64 for line in lines)
+    assert all(line.endswith(" \\") for line in lines[:-1]) and not lines[-1].endswith("\\")
+    # pasted into a real shell as the report shows it (indented, as a Markdown code block is)
+    script = "quiz() { printf '%s\\n' \"$@\"; }\n" + "\n".join(f"    {line}" for line in lines)
+    words = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout.splitlines()
+    args = build_parser().parse_args(words)
+    assert args.ids == tuple(ids)
+    assert command_lines(ids[:1]) == [f"quiz practice --ids {ids[0]}"]  # short enough: one line
 
 
 def test_three_topics_to_practise_next_weakest_first():

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from quiz.answer_text import Invalid, describe_shape
+from quiz.answer_text import Invalid, Parsed, describe_shape
 from quiz.locale.i18n import tr
 from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.translate import with_group_title
@@ -56,6 +56,13 @@ class NumericAnswer(AnswerWidget):
     def _shape(self) -> tuple[int, ...]:
         return np.shape(self.variant.answer)
 
+    def _parse(self, text: str) -> Parsed | Invalid:
+        """`text` read as the question's type reads it (a shape answer takes `7x18`)."""
+        from quiz.answer_text import parse_answer  # on the first key typed, not before the question is shown
+        from quiz.types.numeric import is_shape_answer
+
+        return parse_answer(text, self._shape, sizes=is_shape_answer(self.variant.question))
+
     def input_widget(self) -> Widget:
         return self.query_one(AnswerInput)
 
@@ -68,9 +75,7 @@ class NumericAnswer(AnswerWidget):
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")
             return
-        from quiz.answer_text import parse_answer  # on the first key typed, not before the question is shown
-
-        parsed = parse_answer(event.value, self._shape)
+        parsed = self._parse(event.value)
         if isinstance(parsed, Invalid):
             preview.update(parsed.message(self.lang))
         else:
@@ -86,7 +91,5 @@ class NumericAnswer(AnswerWidget):
         return self.query_one("#answer-input", Input).value
 
     def response(self) -> float | np.ndarray | Invalid:
-        from quiz.answer_text import parse_answer
-
-        parsed = parse_answer(self.query_one(AnswerInput).value, self._shape)
+        parsed = self._parse(self.query_one(AnswerInput).value)
         return parsed if isinstance(parsed, Invalid) else parsed.value

@@ -15,6 +15,7 @@ import signal
 import sqlite3
 
 import pytest
+from rich.cells import cell_len
 from textual.widgets import DataTable, Input, OptionList, Sparkline, Static
 
 from feedback_state import feedback_shown
@@ -394,6 +395,24 @@ async def test_the_statistics_scroll_as_one_with_no_scroll_bar_inside_a_table(si
         for table in tables:  # nothing scrolls inside a table, so none draws a bar
             assert table.max_scroll_y == 0 and table.max_scroll_x == 0, table.id
             assert table.size.height == table.virtual_size.height and table.size.width >= table.virtual_size.width
+
+
+@pytest.mark.parametrize(("size", "lang"), [((60, 16), "en"), ((60, 16), "ja"), ((120, 40), "en")])
+async def test_the_calendar_shows_the_latest_weeks_that_fit_and_says_how_many(size, lang):
+    seed_history()
+    app = app_at_now(lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await started(pilot)
+        await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
+        calendar = app.screen.query_one(CalendarHeatmap)
+        lines = calendar.render().plain.splitlines()
+        assert max(cell_len(line.rstrip()) for line in lines[:8]) <= calendar.content_size.width  # nothing cut or wrapped
+        weeks = calendar.shown_weeks(calendar.content_size.width)
+        assert all(len(line.split()) == 1 + weeks for line in lines[1:8] if "·" in line or "█" in line)
+        title = str(app.screen.query_one("#stats-calendar-title", Static).render())
+        assert (f"last {weeks} weeks" if lang == "en" else f"直近{weeks}週") in title
+        assert (weeks < calendar.weeks) == (size == (60, 16) and lang == "en")  # a Japanese weekday takes a cell less
 
 
 async def test_statistics_from_the_command_palette_and_without_a_usable_file():

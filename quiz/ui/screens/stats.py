@@ -24,8 +24,8 @@ from textual.widgets import DataTable, Header, Sparkline, Static
 from quiz.bank import Bank
 from quiz.history.naming import claim_text, mistake_name, topic_name
 from quiz.history.recorder import Recorder
-from quiz.history.stats import Statistics, Window, catalogue
-from quiz.locale.i18n import tr
+from quiz.history.stats import CALENDAR_WEEKS, Statistics, Window, catalogue
+from quiz.locale.i18n import tr, tr_count
 from quiz.ui.screens.base import QuizScreen
 from quiz.ui.widgets.calendar import CalendarHeatmap
 from quiz.ui.widgets.footer import KeyFooter
@@ -137,7 +137,7 @@ class StatisticsScreen(QuizScreen):
     def _parts(self, result: Statistics) -> list[Widget]:
         lang = self.lang
         parts: list[Widget] = [
-            self._title("ui.stats_calendar"),
+            Static(self._calendar_title(CALENDAR_WEEKS), classes="section-title", id="stats-calendar-title", markup=False),
             CalendarHeatmap(result.calendar, lang, id="stats-calendar"),
             self._title("ui.stats_trend"),
         ]
@@ -165,6 +165,13 @@ class StatisticsScreen(QuizScreen):
         else:
             parts.append(Static(tr("ui.stats_no_mistakes", lang), classes="stats-caption", markup=False))
         return parts
+
+    def _calendar_title(self, weeks: int) -> str:
+        return tr_count("ui.stats_calendar", self.lang, weeks, weeks=weeks)
+
+    @on(CalendarHeatmap.Fitted)
+    def _calendar_fitted(self, message: CalendarHeatmap.Fitted) -> None:
+        self.query_one("#stats-calendar-title", Static).update(self._calendar_title(message.weeks))
 
     def _title(self, key: str, **params: object) -> Static:
         return Static(tr(key, self.lang, **params), classes="section-title", markup=False)

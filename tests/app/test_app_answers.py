@@ -1,5 +1,5 @@
-"""Answers as learners type them, in the real app on the bundled bank: shapes written as people
-write them (issue 33)."""
+"""Answers as learners give them and see them, in the real app on the bundled bank: shapes written
+as people write them, multi and order answers one per line, an order shown once (issue 33)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from textual.widgets import Input, Static
 
 from pilot_waits import settle
 from quiz.bank import Bank, Selection, load_bank
+from quiz.types.options import correct_options, letter, shown
+from quiz.types.order import TYPE as ORDER
+from quiz.ui.answer_widgets.order import OrderAnswer
 from quiz.ui.app import QuizApp, make_app
 
 SIZE = (100, 30)
@@ -60,3 +63,34 @@ async def test_a_shape_one_tenth_off_is_wrong_not_within_tolerance():
         assert str(app.screen.query_one("#verdict").render()).startswith("Incorrect")
         shown = " ".join(str(widget.render()) for widget in app.screen.query(Static))
         assert "6.09 ✗" in shown and "Accepted when every size matches exactly" in shown
+
+
+# -- multi and order answers -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_multi_answer_lists_each_right_option_on_its_own_line(lang):
+    app = make_app(start=Selection(key="stable-softmax-facts"), seed=7, lang=lang, bank=bundled())
+    async with app.run_test(size=SIZE) as pilot:
+        variant = app.screen.session.variant
+        right = correct_options(variant)
+        await pilot.press(*(letter(n) for n, (i, _) in enumerate(shown(variant)) if i in right), "enter")
+        await settle(pilot)
+        key = text_of(app, "#answer-key")
+        assert ".;" not in key and "。;" not in key and "; " not in key
+        lines = key.splitlines()[1:]
+        assert len(lines) == len(right)
+        assert [line[0] for line in lines] == sorted(letter(n) for n, (i, _) in enumerate(shown(variant)) if i in right)
+
+
+async def test_an_order_answered_right_shows_the_order_once():
+    app = start("attention-pipeline-order")
+    async with app.run_test(size=SIZE) as pilot:
+        items = ORDER.question_of(app.screen.session.variant).items
+        app.screen.query_one(OrderAnswer)._order = list(range(len(items)))  # as the keys would leave it
+        await pilot.press("enter")
+        await settle(pilot)
+        assert str(app.screen.query_one("#verdict").render()).startswith("Correct")
+        feedback = " ".join(str(widget.render()) for widget in app.screen.query_one("#feedback").query(Static))
+        first_step = text_of(app, "#answer-key").splitlines()[1]
+        assert feedback.count(first_step[3:]) == 1 and not app.screen.query("#marks")

@@ -12,7 +12,7 @@ from quiz.answer_text.layout import Cells, arrange
 from quiz.answer_text.nesting import nest
 from quiz.answer_text.normalise import Normalised, normalise
 from quiz.answer_text.outcome import Invalid, Parsed, Rejected
-from quiz.answer_text.shapes import check_shape, fit_shape
+from quiz.answer_text.shapes import as_sizes, check_shape, fit_shape
 from quiz.answer_text.tokens import tokenise
 from quiz.answer_text.wording import render_value
 
@@ -22,7 +22,7 @@ MAX_LENGTH: Final = 2_000
 _DECIMAL_COMMA: Final = re.compile(r"[0-9],[0-9]")
 
 
-def parse_answer(text: str, shape: tuple[int, ...]) -> Parsed | Invalid:
+def parse_answer(text: str, shape: tuple[int, ...], *, sizes: bool = False) -> Parsed | Invalid:
     """Read `text` as an answer of `shape`: `()` a number, `(n,)` a vector, `(r, c)` a matrix.
 
     Unreadable text or the wrong shape gives an `Invalid` (not an attempt); no text raises.
@@ -30,20 +30,21 @@ def parse_answer(text: str, shape: tuple[int, ...]) -> Parsed | Invalid:
     described in `normalise`, `layout` and `expression`; in short: numbers, `3/4`, `sqrt(2)/2`,
     `e^2/(1+e^2)` (`log` is the natural logarithm), full-width input, vectors as `[1, 2]`,
     `1, 2` or `1 2`, matrices as `[[1, 2], [3, 4]]`, `[1 2; 3 4]` or rows on lines.
-    A decimal comma is not supported: a comma separates elements.
+    A decimal comma is not supported: a comma separates elements. With `sizes` the answer is
+    an array's shape, typed as people write shapes (see `as_sizes`): `7x18, 7x8`, `(7, 18), (7, 8)`.
     """
     expected = check_shape(shape)
     try:
-        return _read(text, expected)
+        return _read(text, expected, sizes)
     except Rejected as rejection:
         return rejection.invalid
 
 
-def _read(text: str, expected: tuple[int, ...]) -> Parsed:
+def _read(text: str, expected: tuple[int, ...], sizes: bool) -> Parsed:
     """The stages in order: normalise, tokenise, nest brackets, lay out, evaluate, fit the shape."""
     if len(text) > MAX_LENGTH:
         raise Rejected("parse.too_long", limit=MAX_LENGTH)
-    source = normalise(text)
+    source = as_sizes(normalise(text)) if sizes else normalise(text)
     cells = arrange(nest(tokenise(source, text)))
     value = _evaluate(cells, source.text)
     if expected == () and value.shape == (2,):

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import math
+import re
 from numbers import Integral
+from typing import Final
 
 import numpy as np
 
+from quiz.answer_text.normalise import Normalised
 from quiz.answer_text.outcome import Rejected
+
+# An x, X or * (× is normalised to *) between two numbers, spaces allowed around it: `7x18`, `7 × 18`.
+_BY: Final = re.compile(r"(?<=[0-9])(\s*)[xX*](?=\s*[0-9])")
+# Brackets group one shape's sizes and semicolons or new lines end one; a list of sizes needs neither.
+_GROUPING: Final = str.maketrans("()[]", "    ", "") | str.maketrans(";\n", ",,")
 
 
 def check_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -34,3 +42,13 @@ def fit_shape(value: np.ndarray, expected: tuple[int, ...]) -> np.ndarray:
     if len(expected) == 2 and len(got) == 1 and 1 in expected and value.size == size:
         return value.reshape(expected)
     raise Rejected("parse.wrong_shape", expected=expected, got=got)
+
+
+def as_sizes(source: Normalised) -> Normalised:
+    """`source` read as a list of array sizes, as people write shapes: `7x18, 7x8`, `7×18`,
+    `(7, 18), (7, 8)` and `[7, 18]` all become a flat list of numbers.
+
+    Each character keeps its place (one replaces one), so every column still points at what was typed.
+    """
+    text = _BY.sub(lambda match: match.group(1) + ",", source.text).translate(_GROUPING)
+    return Normalised(text, source.columns)

@@ -105,9 +105,10 @@ def parse_quantity(text: str, unit: Unit) -> Parsed | Invalid:
     return Parsed(value, shown if given.symbol == unit.symbol else f"{shown} ({amount.display} {written})")
 
 
-def parse_in_unit(text: str, shape: tuple[int, ...], unit: str | None) -> Parsed | Invalid:
-    """Read a numeric answer of `shape`, in the question's `unit` when it declares one (a number's only)."""
+def parse_in_unit(text: str, shape: tuple[int, ...], unit: str | None, *, sizes: bool = False) -> Parsed | Invalid:
+    """Read a numeric answer of `shape`, in the question's `unit` when it declares one (a number's
+    only); `sizes` reads a shape answer's sizes as `parse_answer` does (`7x18, 7x8`)."""
     from quiz.answer_text.parse import parse_answer
 
     declared = unit_named(unit) if unit is not None and shape == () else None
-    return parse_answer(text, shape) if declared is None else parse_quantity(text, declared)
+    return parse_answer(text, shape, sizes=sizes) if declared is None else parse_quantity(text, declared)

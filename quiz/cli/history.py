@@ -42,19 +42,25 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--limit cannot be negative (0 lists every attempt)", 2)
     with history_or_fail(args.lang) as history:
         attempts = history.attempts(limit=args.limit or None, question=args.question)
+        # A mock still running that keeps its verdicts for its report: the app shows none yet, nor does this.
+        withheld = {mock.id for mock in history.running_mocks() if mock.feedback == "end"}
     if not attempts and args.question is not None:
         _check_question_exists(args)
     if args.json:
-        print(json.dumps([attempt_json(a) for a in attempts], ensure_ascii=False, indent=2))
+        print(json.dumps([attempt_json(a, a.mock in withheld) for a in attempts], ensure_ascii=False, indent=2))
         return 0
-    _print_table(attempts, args.lang)
+    _print_table(attempts, withheld, args.lang)
     return 0
 
 
-def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
-    """An attempt as `quiz history --json` prints it."""
+def attempt_json(attempt: AttemptRecord, withheld: bool = False) -> dict[str, Any]:
+    """An attempt as `quiz history --json` prints it; `withheld` (a running mock's, verdicts kept
+    for its report) leaves out how it was graded: score, verdict and misconception are null."""
     from quiz.history.transfer import iso_utc
 
+    graded: dict[str, Any] = {"score": attempt.score, "verdict": attempt.verdict, "misconception": attempt.misconception}
+    if withheld:
+        graded = dict.fromkeys(graded)
     return {
         "id": attempt.id,
         "at": iso_utc(attempt.at_ms),
@@ -67,9 +73,8 @@ def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
         "mock": attempt.mock,
         "lang": attempt.lang,
         "response": attempt.response,
-        "score": attempt.score,
-        "verdict": attempt.verdict,
-        "misconception": attempt.misconception,
+        **graded,
+        "withheld": withheld,
         "hints": attempt.hints,
         "revealed": attempt.revealed,
         "seconds": None if attempt.duration_ms is None else attempt.duration_ms / 1000,
@@ -85,7 +90,7 @@ def _check_question_exists(args: argparse.Namespace) -> None:
         find_variant(bank, args.question, None)  # raises with the closest ids
 
 
-def _print_table(attempts: list[AttemptRecord], lang: str) -> None:
+def _print_table(attempts: list[AttemptRecord], withheld: set[str], lang: str) -> None:
     from quiz.history.scheduling import at_datetime
     from quiz.locale.i18n import tr
 
@@ -97,8 +102,7 @@ def _print_table(attempts: list[AttemptRecord], lang: str) -> None:
             at_datetime(a.at_ms).astimezone().strftime("%Y-%m-%d %H:%M"),
             a.key,
             tr(f"history.mode_{a.mode}", lang),
-            tr(f"grade.{a.verdict}", lang),
-            f"{a.score:.2f}",
+            *((tr("history.withheld", lang), "–") if a.mock in withheld else (tr(f"grade.{a.verdict}", lang), f"{a.score:.2f}")),
             "" if a.duration_ms is None else f"{a.duration_ms / 1000:.0f} s",
         )
         for a in attempts

@@ -12,7 +12,6 @@ from quiz.cli.arguments import CommandError
 from quiz.locale.i18n import LANGUAGES
 
 if TYPE_CHECKING:
-    from quiz.history.stats import QuestionInfo
     from quiz.history.store import History
 
 EXIT_HISTORY_UNAVAILABLE: Final = 4
@@ -31,15 +30,6 @@ def open_or_fail(lang: str) -> History:
     if not isinstance(history, History):
         raise CommandError(history.message(lang), EXIT_HISTORY_UNAVAILABLE)
     return history
-
-
-def load_catalogue(args: argparse.Namespace) -> dict[str, QuestionInfo]:
-    """Each question's topic and claims, as the statistics group them, from the bank with any
-    `--bank` packs."""
-    from quiz.cli.common import load
-    from quiz.history.stats import catalogue
-
-    return catalogue(load(args).questions.values())
 
 
 @contextmanager

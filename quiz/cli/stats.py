@@ -13,7 +13,8 @@ from quiz.cli.columns import print_columns
 from quiz.cli.history_access import add_lang_argument
 
 if TYPE_CHECKING:  # the history loads lazily, off `quiz --help`'s path
-    from quiz.history.stats import Statistics
+    from quiz.bank import Bank
+    from quiz.history.stats import Statistics, Window
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], parents: list[argparse.ArgumentParser]) -> None:
@@ -33,19 +34,20 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser], 
 
 def run(args: argparse.Namespace) -> int:
     """Compute the statistics at the current local time and print them."""
-    from quiz.cli.history_access import history_or_fail, load_catalogue
+    from quiz.cli.common import load
+    from quiz.cli.history_access import history_or_fail
     from quiz.cli.optimize import print_standing
     from quiz.history.personal import standing
-    from quiz.history.stats import statistics
+    from quiz.history.stats import catalogue, statistics
 
-    catalogue = load_catalogue(args)
+    bank = load(args)
     with history_or_fail(args.lang) as history:
-        result = statistics(history, catalogue)
+        result = statistics(history, catalogue(bank.questions.values()))
         scheduling = standing(history)
     if args.json:
         print(json.dumps({**result.to_json(), "fsrs": scheduling.to_json()}, ensure_ascii=False, indent=2))
     else:
-        _print(result, args.lang)
+        _print(result, bank, args.lang)
         print()
         print_standing(scheduling, args.lang)
     return 0
@@ -55,21 +57,32 @@ def _mean(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
-def _print(result: Statistics, lang: str) -> None:
+def _print(result: Statistics, bank: Bank, lang: str) -> None:
+    """The statistics as learners read them: topics and mistakes by name, claims with their texts."""
+    from quiz.history.naming import claim_text, mistake_name, topic_name
     from quiz.locale.i18n import tr
 
     print(tr("history.stats_today", lang, attempts=result.today.attempts, mean=_mean(result.today.mean_score)))
     rate = result.retention.recent.pass_rate
     print(tr("history.stats_due", lang, due=result.due_now, streak=result.streak_days))
     print(tr("history.stats_retention", lang, rate="–" if rate is None else f"{rate:.0%}", reviews=result.retention.recent.attempts))
-    for title, groups in (("history.stats_topics", result.topics), ("history.stats_claims", result.claims)):
-        print()
-        header = (tr(title, lang), tr("history.column_attempts", lang), tr("history.column_recent_mean", lang), tr("history.column_mean", lang))
-        rows = [(name, str(w.all_time.attempts), _mean(w.recent.mean_score), _mean(w.all_time.mean_score)) for name, w in groups.items()]
-        print_columns([header, *rows])
+    figures = (tr("history.column_attempts", lang), tr("history.column_recent_mean", lang), tr("history.column_mean", lang))
+
+    def tallies(window: Window) -> tuple[str, str, str]:
+        return str(window.all_time.attempts), _mean(window.recent.mean_score), _mean(window.all_time.mean_score)
+
+    order = list(bank.claims.topics)  # as claims.yaml lists them, like the statistics screen
+    topics = sorted(result.topics.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+    print()
+    print_columns([(tr("history.stats_topics", lang), *figures), *((topic_name(bank, name, lang), *tallies(w)) for name, w in topics)])
+    # A claim's text comes last and whole: cutting it could change what it claims.
+    print()
+    header = (tr("history.stats_claims", lang), *figures, "")
+    print_columns([header, *((name, *tallies(w), claim_text(bank, name, lang)) for name, w in result.claims.items())])
     if result.misconceptions:
         print()
-        print_columns([(tr("history.stats_misconceptions", lang), ""), *((name, str(n)) for name, n in result.misconceptions.items())])
+        rows = ((mistake_name(bank, name, lang), str(n)) for name, n in result.misconceptions.items())
+        print_columns([(tr("history.stats_misconceptions", lang), ""), *rows])
     print()
     print(tr("history.stats_forecast", lang))
     print("  ".join(f"{day:%m-%d} {count}" for day, count in result.forecast))

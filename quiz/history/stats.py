@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from quiz.history.attempts import read_claims
 from quiz.history.cards import REVIEWED
+from quiz.history.naming import merged_mistakes, natural_key
 from quiz.history.records import local_now, to_ms
 from quiz.history.scheduling import PASS_MARK
 from quiz.history.store import History
@@ -89,7 +90,7 @@ class Statistics:
     topics: dict[str, Window]
     claims: dict[str, Window]
     misconceptions: dict[str, int]
-    """Misconception name → times hit, most often first."""
+    """Misconception name → times hit, most often first; a mistake under two names counts once (`SAME_MISTAKE`)."""
     calendar: tuple[tuple[date, int], ...]
     """Attempts per day for the last 26 weeks, from a Monday to today."""
     trend: tuple[tuple[date, float], ...]
@@ -182,13 +183,13 @@ def due_now(history: History, now: datetime | None = None) -> int:
 
 
 def misconceptions(history: History, now: datetime | None = None) -> dict[str, int]:
-    """Misconception name → times hit, most often first."""
+    """Misconception name → times hit, most often first; a mistake under two names counts once (`SAME_MISTAKE`)."""
     rows = history.read(
         """SELECT misconception, count(*) AS hits FROM attempts WHERE misconception IS NOT NULL AND at_ms <= ?
            GROUP BY misconception ORDER BY hits DESC, misconception""",
         (to_ms(now or local_now()),),
     )
-    return dict(rows)
+    return merged_mistakes(dict(rows))
 
 
 def forecast(history: History, now: datetime | None = None) -> tuple[tuple[date, int], ...]:
@@ -271,7 +272,7 @@ def _by_topic_and_claim(history: History, catalogue: Mapping[str, QuestionInfo],
         topics[info.topic] = topics.get(info.topic, Window()) + window
         for claim in info.claims:
             by_claim[claim] = by_claim.get(claim, Window()) + window
-    return dict(sorted(topics.items())), dict(sorted(by_claim.items()))
+    return dict(sorted(topics.items())), dict(sorted(by_claim.items(), key=lambda item: natural_key(item[0])))
 
 
 def _calendar_and_trend(history: History, clock: _Clock) -> tuple[tuple[tuple[date, int], ...], tuple[tuple[date, float], ...]]:

@@ -80,6 +80,13 @@ class VectorQuestion(NumericQuestion):
     """A question answered with a vector of numbers."""
 
     type: Literal["vector"] = "vector"
+    shape_answer: bool = field(
+        default=False,
+        metadata=doc(
+            "True when the answer is an array's shape: learners may type `7x18, 7x8` or `(7, 18), (7, 8)`, "
+            "and sizes are graded exactly (the tolerance does not apply)."
+        ),
+    )
 
 
 @record(kw_only=True)

@@ -69,7 +69,8 @@ class MultiType(QuestionType[MultiQuestion]):
         return options.correct_options(variant)
 
     def answer_text(self, variant: Variant, lang: str) -> str:
-        return "; ".join(options.option_lines(variant, lang, options.correct_options(variant)))
+        # One option a line: options end in their own full stops, so "; " between them read ".;".
+        return "\n".join(options.option_lines(variant, lang, options.correct_options(variant)))
 
     def answer_json(self, variant: Variant, lang: str) -> Any:
         """The right options' letters as shown: what `quiz grade` reads back."""

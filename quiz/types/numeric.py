@@ -17,11 +17,11 @@ from quiz.base.numbers import format_array_inline, format_number
 from quiz.format.compile import CompiledQuestion
 from quiz.format.diagnostics import Location
 from quiz.format.marks import located
-from quiz.format.model import Tolerance
+from quiz.format.model import QuestionBase, Tolerance
 from quiz.grading.result import Result, Verdict, finish
 from quiz.grading.tolerance import allowed_error, within
 from quiz.locale.i18n import tr
-from quiz.models.questions import NumericQuestion
+from quiz.models.questions import NumericQuestion, VectorQuestion
 from quiz.render.plain_data import json_ready
 from quiz.types.base import Evaluate, Mistake, Problem, QuestionType, trivial_clash
 from quiz.variants.variant import Variant, VariantError, quoted
@@ -34,10 +34,24 @@ SHOWN_DIGITS: Final = 4
 """Significant figures the answer key is shown with (`format_number`'s default)."""
 TYPED_DIGITS: Final = (SHOWN_DIGITS, 3)
 """Significant figures a learner is taken to type a value they computed to."""
+EXACT: Final = Tolerance(rtol=0.0, atol=1e-9)
+"""The tolerance of a shape answer: a size is a whole number, right or wrong (1e-9: float slack only)."""
+
+
+def is_shape_answer(question: QuestionBase) -> bool:
+    """Is the answer an array's shape (`shape_answer: true`), typed as `7x18` and graded exactly?"""
+    return isinstance(question, VectorQuestion) and question.shape_answer
+
+
+def tolerance_of(question: NumericQuestion) -> Tolerance:
+    """The tolerance a question is graded with: its own, or exact for a shape answer."""
+    return EXACT if is_shape_answer(question) else question.tolerance
 
 
 def tolerance_rule(question: NumericQuestion, lang: str) -> str:
     """The grading rule in words ("every element" only for vectors and matrices)."""
+    if is_shape_answer(question):
+        return tr("grade.tolerance_rule_shape", lang)
     tolerance = question.tolerance
     return tr(
         "grade.tolerance_rule_scalar" if question.type == "number" else "grade.tolerance_rule",
@@ -148,22 +162,24 @@ class NumericType(QuestionType[NumericQuestion]):
         # lets NFKC turn `3²` into 32. Imported here: a start shows a question before reading an answer.
         from quiz.answer_text.units import parse_in_unit
 
-        parsed = parse_in_unit(text, np.shape(variant.answer), self.question_of(variant).unit)
+        question = self.question_of(variant)
+        parsed = parse_in_unit(text, np.shape(variant.answer), question.unit, sizes=is_shape_answer(question))
         return parsed if isinstance(parsed, Invalid) else parsed.value
 
     def grade(self, variant: Variant, response: Any, hints_used: int = 0) -> Result:
         question = self.question_of(variant)
-        marks = within(response, variant.answer, question.tolerance)
+        tolerance = tolerance_of(question)
+        marks = within(response, variant.answer, tolerance)
         element_marks = marks if marks.ndim else None
         if marks.all():
             return finish(question, 1.0, hints_used, marks=element_marks, answer=variant.answer)
         for accepted in question.also_accepted:
-            other = within(response, variant.accepted[accepted.name], question.tolerance)
+            other = within(response, variant.accepted[accepted.name], tolerance)
             if other.all():
                 marks_other = other if other.ndim else None
                 return finish(question, 1.0, hints_used, marks=marks_other, answer=variant.answer, details={"convention": accepted.name})
         for misconception in question.misconceptions:
-            if within(response, variant.misconceptions[misconception.name], question.tolerance).all():
+            if within(response, variant.misconceptions[misconception.name], tolerance).all():
                 return finish(
                     question,
                     misconception.credit,
@@ -174,7 +190,7 @@ class NumericType(QuestionType[NumericQuestion]):
                     feedback=(misconception.feedback,),
                     answer=variant.answer,
                 )
-        close = rounds_to_response(variant.answer, response)
+        close = tolerance is not EXACT and rounds_to_response(variant.answer, response)
         return finish(question, 0.0, hints_used, marks=element_marks, answer=variant.answer, details={"close": close} if close else {})
 
     def revealed_answer(self, variant: Variant) -> Any:
@@ -214,7 +230,7 @@ class NumericType(QuestionType[NumericQuestion]):
 
     def extra_json(self, variant: Variant, lang: str) -> dict[str, Any]:
         question = self.question_of(variant)
-        tolerance, rule = question.tolerance, tolerance_rule(question, lang)
+        tolerance, rule = tolerance_of(question), tolerance_rule(question, lang)
         extra: dict[str, Any] = {"tolerance": {"rtol": tolerance.effective_rtol, "atol": tolerance.effective_atol, "rule": rule}}
         if question.also_accepted:
             extra["also_accepted"] = [
@@ -270,7 +286,7 @@ class NumericType(QuestionType[NumericQuestion]):
         """The trivial answers (see `trivial_answers`) that grade as correct without being the key
         itself or another accepted convention's answer (half the key may be the multiply-adds), and
         that no named mistake gives (its own clash covers those), each with its fix."""
-        tolerance = self.question_of(variant).tolerance
+        tolerance = tolerance_of(self.question_of(variant))
         found = []
         for what, value in trivial_answers(variant, key):
             if any(np.allclose(value, r, rtol=1e-9, atol=1e-12) for r in (key, *right) if r.shape == value.shape):
@@ -290,10 +306,12 @@ class NumericType(QuestionType[NumericQuestion]):
         if not np.isfinite(key).all():
             yield Problem(_answer_at(question), "the answer is not finite", f"answer {_figures(key)}")
             return
+        if is_shape_answer(question) and (not (key == np.round(key)).all() or (key < 1).any()):
+            yield Problem(_answer_at(question), "a shape answer's sizes are not all whole numbers of 1 or more", f"answer {_figures(key)}")
         if self.grade(variant, variant.answer).verdict is not Verdict.CORRECT:
             yield Problem(_answer_at(question), "the answer key does not grade as correct", f"answer {_figures(key)}")
         yield from self._check_as_shown(variant, question)
-        error = allowed_error(key, question.tolerance)
+        error = allowed_error(key, tolerance_of(question))
         for sign, side in ((1, "above"), (-1, "below")):
             if self.grade(variant, key + sign * OUTSIDE * error).verdict is Verdict.CORRECT:
                 yield Problem(_tolerance_at(question), f"an answer 1.1× the tolerance {side} the key still grades as correct")
@@ -322,7 +340,7 @@ class NumericType(QuestionType[NumericQuestion]):
             # One problem per misconception, whatever it meets on each seed, so a pair of
             # look-alikes does not also report each one's clash with the key.
             alike = [*right, *seen.items()]
-            met = [alike[i] for i in _overlapping(value, [other_value for _, other_value in alike], question.tolerance)]
+            met = [alike[i] for i in _overlapping(value, [other_value for _, other_value in alike], tolerance_of(question))]
             if met:
                 figures = ", ".join(f"{n} {_figures(v)}" for n, v in [(name, value), *met])
                 also = ", an accepted convention" if question.also_accepted else ""

@@ -140,10 +140,11 @@ class OrderType(QuestionType[OrderQuestion]):
         return tr("anki.steps_swapped", lang, then=variant.text(text[then], lang), first=variant.text(text[first], lang))
 
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
-        """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs."""
+        """The learner's order, a step a line: ✓ where a step is in its place, else where it belongs;
+        nothing for the right order, which the answer shows once already."""
         from quiz.render.mathtext import markdown_to_plain  # markdown-it: only when a marked answer is shown, not at start-up
 
-        if response is None:
+        if response is None or list(response) == list(range(len(response))):
             return None
         items = self._items(variant)
         lines = []

@@ -16,9 +16,12 @@ from quiz.variants.worked import WorkedTensor, worked_values
 
 
 def answer_line(variant: Variant, lang: str) -> str:
-    """"Answer: ..." as printed and shown after grading; a list (an order) starts on its own line."""
-    text = type_of(variant.question).answer_text(variant, lang)
-    return markdown_to_plain(tr("grade.answer_key", lang, answer="\n" + text if "\n" in text else text))
+    """"Answer: ..." as printed and shown after grading; a list (an order, the options of a multi)
+    starts on its own line, one item a line (each rendered alone: Markdown would join them)."""
+    lines = type_of(variant.question).answer_text(variant, lang).split("\n")
+    if len(lines) == 1:
+        return markdown_to_plain(tr("grade.answer_key", lang, answer=lines[0]))
+    return "\n".join([markdown_to_plain(tr("grade.answer_key", lang, answer="")).strip(), *(markdown_to_plain(line) for line in lines)])
 
 
 def feedback_parts(variant: Variant, result: Result, response: Any, lang: str) -> list[tuple[str, str]]:

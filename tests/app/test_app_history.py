@@ -15,6 +15,7 @@ import signal
 import sqlite3
 
 import pytest
+from rich.cells import cell_len
 from textual.widgets import DataTable, Input, OptionList, Sparkline, Static
 
 from feedback_state import feedback_shown
@@ -357,9 +358,61 @@ async def test_the_statistics_screen_shows_what_quiz_stats_computes():
         assert screen.query_one("#stats-claims", DataTable).row_count == len(expected.claims)
         mistakes = screen.query_one("#stats-mistakes", DataTable)
         labels = {str(mistakes.get_row_at(i)[0]): int(mistakes.get_row_at(i)[1]) for i in range(mistakes.row_count)}
-        named = {"no_scaling": "forgot the 1/√dₖ scale", "mask_ignored": "mask not applied", "divide_by_d_k": "divided by dₖ instead of √dₖ"}
+        named = {"missing_scale": "forgot the 1/√dₖ scale", "mask_ignored": "mask not applied", "double_scale": "divided by dₖ instead of √dₖ"}
         assert len(expected.misconceptions) >= 2
         assert labels == {named[name]: count for name, count in expected.misconceptions.items()}
+
+
+C6_ENDS = [("en", "halved ≈ [0.881, 0.119]; values [10, 0] give 9.82 → 8.81."), ("ja", "バリュー [10, 0] なら出力は 9.82 → 8.81。")]
+
+
+@pytest.mark.parametrize(("lang", "whole"), C6_ENDS)
+async def test_a_claim_in_the_statistics_wraps_whole_rather_than_being_cut(lang, whole):
+    seed_history()
+    app = app_at_now(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot)
+        await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
+        claims = app.screen.query_one("#stats-claims", DataTable)
+        rows = {str(claims.get_row_at(i)[0]).split()[0]: claims.get_row_at(i)[0] for i in range(claims.row_count)}
+        c6 = rows["C6"]
+        assert str(c6).endswith(whole)  # never cut: a cut could drop "halved" and say the opposite
+        assert claims.rows[claims.coordinate_to_cell_key((list(rows).index("C6"), 0))[0]].height > 1  # wrapped
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 16)])
+async def test_the_statistics_scroll_as_one_with_no_scroll_bar_inside_a_table(size):
+    seed_history()
+    app = app_at_now(lang="ja")
+    async with app.run_test(size=size) as pilot:
+        await started(pilot)
+        await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
+        await settle(pilot)
+        tables = list(app.screen.query(DataTable))
+        assert len(tables) == 3
+        for table in tables:  # nothing scrolls inside a table, so none draws a bar
+            assert table.max_scroll_y == 0 and table.max_scroll_x == 0, table.id
+            assert table.size.height == table.virtual_size.height and table.size.width >= table.virtual_size.width
+
+
+@pytest.mark.parametrize(("size", "lang"), [((60, 16), "en"), ((60, 16), "ja"), ((120, 40), "en")])
+async def test_the_calendar_shows_the_latest_weeks_that_fit_and_says_how_many(size, lang):
+    seed_history()
+    app = app_at_now(lang=lang)
+    async with app.run_test(size=size) as pilot:
+        await started(pilot)
+        await choose(pilot, "#menu", "statistics")
+        await statistics_shown(pilot)
+        calendar = app.screen.query_one(CalendarHeatmap)
+        lines = calendar.render().plain.splitlines()
+        assert max(cell_len(line.rstrip()) for line in lines[:8]) <= calendar.content_size.width  # nothing cut or wrapped
+        weeks = calendar.shown_weeks(calendar.content_size.width)
+        assert all(len(line.split()) == 1 + weeks for line in lines[1:8] if "·" in line or "█" in line)
+        title = str(app.screen.query_one("#stats-calendar-title", Static).render())
+        assert (f"last {weeks} weeks" if lang == "en" else f"直近{weeks}週") in title
+        assert (weeks < calendar.weeks) == (size == (60, 16) and lang == "en")  # a Japanese weekday takes a cell less
 
 
 async def test_statistics_from_the_command_palette_and_without_a_usable_file():

@@ -554,3 +554,31 @@ def test_ascii_answers_keep_their_columns():
 
     assert normalise("[1, -2]").columns == (1, 2, 3, 4, 5, 6, 7)
     assert normalise("2²").text == "2^(2)"  # not ASCII: mapped as before
+
+
+# --- shapes, as people write them ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["7x18, 7x8", "7×18, 7×8", "7 x 18, 7 X 8", "(7, 18), (7, 8)", "(7,18)(7,8)", "[7, 18], [7, 8]", "7x18; 7x8", "7 18 7 8", "７×１８、７×８"],
+)
+def test_a_shape_answer_reads_the_ways_people_write_shapes(text):
+    parsed = parse_answer(text, (4,), sizes=True)
+    assert isinstance(parsed, Parsed), parsed
+    assert parsed.value.tolist() == [7.0, 18.0, 7.0, 8.0]
+
+
+def test_a_shape_answer_keeps_the_column_of_what_was_typed():
+    assert reject_sizes("(7, 18), (7, b)").message("en").startswith("At character 14: unknown name 'b'")
+
+
+def test_an_x_between_numbers_is_a_size_separator_only_in_a_shape_answer():
+    assert "unknown name 'x'" in reject("7x18", (2,)).message("en")
+    assert reject_sizes("7x18").message("en") == "Expected a vector of 4 numbers, but got a vector of 2 numbers."
+
+
+def reject_sizes(text: str) -> Invalid:
+    result = parse_answer(text, (4,), sizes=True)
+    assert isinstance(result, Invalid), result
+    return result

@@ -43,7 +43,7 @@ def test_every_key_printed_on_the_sheet_grades_as_correct(seed):
             continue
         printed = section.split("**Key:** Answer:")[1].split("\n\n**")[0].strip()
         if kind.name in ("choice", "multi", "evidence"):
-            typed = " ".join(re.findall(r"(?:^|; )([a-z])\) ", printed))
+            typed = " ".join(re.findall(r"(?m)^([a-z])\) ", printed))  # a multi's options one a line
             if kind.name == "evidence":  # the key names the fault; full marks also ask the best figure first
                 typed = kind.answer_json(variant, "en").rsplit(" ", 1)[0] + " " + typed
         elif kind.name == "order":  # the right order, written out: typed back as the numbers shown

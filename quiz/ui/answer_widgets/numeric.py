@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from quiz.answer_text import Invalid, describe_shape
+from quiz.answer_text import Invalid, Parsed, describe_shape
 from quiz.locale.i18n import tr
 from quiz.ui.answer_widgets.base import AnswerWidget
 from quiz.ui.translate import with_group_title
@@ -56,10 +56,13 @@ class NumericAnswer(AnswerWidget):
     def _shape(self) -> tuple[int, ...]:
         return np.shape(self.variant.answer)
 
-    @property
-    def _unit(self) -> str | None:
-        """The unit the question's answer is in, when it declares one."""
-        return getattr(self.variant.question, "unit", None)
+    def _parse(self, text: str) -> Parsed | Invalid:
+        """`text` read as the question's type reads it (a shape answer takes `7x18`, a number in a unit `1.5 GiB`)."""
+        from quiz.answer_text.units import parse_in_unit  # on the first key typed, not before the question is shown
+        from quiz.types.numeric import is_shape_answer
+
+        question = self.variant.question
+        return parse_in_unit(text, self._shape, getattr(question, "unit", None), sizes=is_shape_answer(question))
 
     def input_widget(self) -> Widget:
         return self.query_one(AnswerInput)
@@ -73,9 +76,7 @@ class NumericAnswer(AnswerWidget):
             preview.update(tr("ui.read_as_empty", self.lang))
             preview.set_class(False, "invalid")
             return
-        from quiz.answer_text.units import parse_in_unit  # on the first key typed, not before the question is shown
-
-        parsed = parse_in_unit(event.value, self._shape, self._unit)
+        parsed = self._parse(event.value)
         if isinstance(parsed, Invalid):
             preview.update(parsed.message(self.lang))
         else:
@@ -91,7 +92,5 @@ class NumericAnswer(AnswerWidget):
         return self.query_one("#answer-input", Input).value
 
     def response(self) -> float | np.ndarray | Invalid:
-        from quiz.answer_text.units import parse_in_unit
-
-        parsed = parse_in_unit(self.query_one(AnswerInput).value, self._shape, self._unit)
+        parsed = self._parse(self.query_one(AnswerInput).value)
         return parsed if isinstance(parsed, Invalid) else parsed.value

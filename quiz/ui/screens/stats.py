@@ -26,19 +26,21 @@ from textual.widgets import DataTable, Header, Sparkline, Static
 
 from quiz.bank import Bank
 from quiz.history import personal
+from quiz.history.naming import claim_text, mistake_name, topic_name
 from quiz.history.personal import Standing
 from quiz.history.recorder import Recorder
-from quiz.history.stats import Statistics, Window, catalogue
+from quiz.history.stats import CALENDAR_WEEKS, Statistics, Window, catalogue
 from quiz.learning.picture import Picture, learner_picture
 from quiz.learning.plan import questions_for_plan
-from quiz.locale.i18n import tr
+from quiz.locale.i18n import tr, tr_count
 from quiz.ui.screens.base import QuizScreen
-from quiz.ui.screens.summary import mistake_label
 from quiz.ui.widgets.calendar import CalendarHeatmap
 from quiz.ui.widgets.footer import KeyFooter
 
-FIGURES_WIDTH = 48
-"""What a table's three columns of figures take; its first column gets the rest of the width."""
+CELL_PADDING = 2
+"""The cells a DataTable adds to each column, one either side."""
+MIN_LABEL_WIDTH = 10
+"""The narrowest a table's first column gets (its labels wrap to fit)."""
 MOST_MISTAKES = 10
 
 
@@ -154,7 +156,7 @@ class StatisticsScreen(QuizScreen):
     def _parts(self, result: Statistics) -> list[Widget]:
         lang = self.lang
         parts: list[Widget] = [
-            self._title("ui.stats_calendar"),
+            Static(self._calendar_title(CALENDAR_WEEKS), classes="section-title", id="stats-calendar-title", markup=False),
             CalendarHeatmap(result.calendar, lang, id="stats-calendar"),
             self._title("ui.stats_trend"),
         ]
@@ -203,9 +205,8 @@ class StatisticsScreen(QuizScreen):
         else:
             parts.append(Static(tr("ui.stats_weak_none", lang), classes="stats-caption", markup=False))
         parts.append(self._title("ui.stats_recurring"))
-        labels = self.bank.mistake_labels()
         recurring = [
-            tr("ui.stats_recurring_line", lang, label=mistake_label(labels.get(r.name), lang), times=r.times, claims=", ".join(r.claims))
+            tr("ui.stats_recurring_line", lang, label=mistake_name(self.bank, r.name, lang), times=r.times, claims=", ".join(r.claims))
             for r in picture.recurring
         ]
         parts.append(Static("\n".join(recurring) or tr("ui.stats_recurring_none", lang), id="stats-recurring", markup=False))
@@ -225,6 +226,13 @@ class StatisticsScreen(QuizScreen):
         if question is None or question.topic not in topics:
             return question_id
         return tr("ui.stats_next_line", self.lang, question=question_id, topic=topics[question.topic].label(self.lang))
+
+    def _calendar_title(self, weeks: int) -> str:
+        return tr_count("ui.stats_calendar", self.lang, weeks, weeks=weeks)
+
+    @on(CalendarHeatmap.Fitted)
+    def _calendar_fitted(self, message: CalendarHeatmap.Fitted) -> None:
+        self.query_one("#stats-calendar-title", Static).update(self._calendar_title(message.weeks))
 
     def _title(self, key: str, **params: object) -> Static:
         return Static(tr(key, self.lang, **params), classes="section-title", markup=False)
@@ -249,22 +257,26 @@ class StatisticsScreen(QuizScreen):
         if result is None or not self.query("#stats-topics"):
             return
         lang = self.lang
-        width = max(16, self.size.width - FIGURES_WIDTH)
         figures = [tr(f"history.column_{name}", lang) for name in ("attempts", "recent_mean", "mean")]
-        topics, claims = self.bank.claims.topics, self.bank.claims.claims
-        order = list(topics)  # as claims.yaml lists them, like the topic picker
+        # The first column gets what the three columns of figures (as wide as their headings) leave,
+        # so no table is wider than the body and none draws a scroll bar of its own.
+        scroll = self.query_one("#stats-body")
+        # Its scroll bar counted whether or not it is drawn yet: the tables are filled before it is.
+        body = scroll.region.width - scroll.styles.gutter.width - scroll.styles.scrollbar_size_vertical
+        width = max(MIN_LABEL_WIDTH, body - sum(cell_len(heading) + CELL_PADDING for heading in figures) - CELL_PADDING)
+        bank = self.bank
+        order = list(bank.claims.topics)  # as claims.yaml lists them, like the topic picker
         by_topic = sorted(result.topics.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
-        topic_rows = [self._window_row(fitted(topics[name].label(lang) if name in topics else name, width), window) for name, window in by_topic]
-        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], topic_rows)
+        topic_rows = [self._window_row(RichText(topic_name(bank, name, lang)), window) for name, window in by_topic]
+        self._fill("#stats-topics", [tr("ui.filter_topic", lang), *figures], topic_rows, wrap_width=width)
+        # Labels wrap rather than being cut: a cut can drop the words that make a claim true ("halved …").
         claim_rows = [
-            self._window_row(fitted(f"{name}  {claims[name].label(lang)}" if name in claims else name, width), window)
-            for name, window in result.claims.items()
+            self._window_row(RichText(f"{name}  {claim_text(bank, name, lang)}".rstrip()), window) for name, window in result.claims.items()
         ]
-        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], claim_rows)
+        self._fill("#stats-claims", [tr("ui.filter_claim", lang), *figures], claim_rows, wrap_width=width)
         if result.misconceptions:
-            labels = self.bank.mistake_labels()
             most = list(result.misconceptions.items())[:MOST_MISTAKES]
-            rows = [(fitted(mistake_label(labels.get(name), lang), width), str(count)) for name, count in most]
+            rows = [(fitted(mistake_name(bank, name, lang), width), str(count)) for name, count in most]
             self._fill("#stats-mistakes", [tr("ui.stats_mistake", lang), tr("ui.stats_times", lang)], rows)
         if self.scheduling is not None:
             header, *figures_rows = personal.figure_rows(self.scheduling.fit, lang)
@@ -272,7 +284,7 @@ class StatisticsScreen(QuizScreen):
         if self.picture is not None and self.picture.weak:
             weak_rows = [
                 (
-                    fitted(f"{c.claim}  {claims[c.claim].label(lang)}" if c.claim in claims else c.claim, width),
+                    fitted(f"{c.claim}  {claim_text(bank, c.claim, lang)}".rstrip(), width),
                     share(c.recall),
                     mean(c.mean_score),
                     str(c.misconceptions),
@@ -286,8 +298,15 @@ class StatisticsScreen(QuizScreen):
     def _window_row(label: RichText, window: Window) -> tuple[object, ...]:
         return (label, str(window.all_time.attempts), mean(window.recent.mean_score), mean(window.all_time.mean_score))
 
-    def _fill(self, selector: str, headings: list[str], rows: Sequence[tuple[object, ...]]) -> None:
+    def _fill(self, selector: str, headings: list[str], rows: Sequence[tuple[object, ...]], wrap_width: int | None = None) -> None:
+        """Fill a table as tall as its rows, so that the screen scrolls as one and no table draws a
+        scroll bar of its own; with `wrap_width` the first column is that wide and wraps."""
         table = self.query_one(selector, DataTable)
         table.clear(columns=True)
-        table.add_columns(*headings)
-        table.add_rows(rows)
+        table.add_column(headings[0], width=wrap_width)
+        table.add_columns(*headings[1:])
+        heights = [len(row[0].wrap(self.app.console, wrap_width)) if wrap_width and isinstance(row[0], RichText) else 1 for row in rows]
+        for row, height in zip(rows, heights):
+            table.add_row(*row, height=height)
+        # Told here: Textual's default caps a table at the screen's height and scrolls it inside.
+        table.styles.height = table.styles.max_height = table.header_height + sum(heights)

@@ -12,6 +12,8 @@ from datetime import date
 
 from rich.cells import cell_len
 from rich.text import Text as RichText
+from textual import events
+from textual.message import Message
 from textual.widget import Widget
 
 from quiz.locale.i18n import tr
@@ -22,7 +24,8 @@ CELL = 2  # a shade and a space: weeks stay apart
 
 
 class CalendarHeatmap(Widget):
-    """Answers per day for the days given (from a Monday to today), week by week."""
+    """Answers per day for the days given (from a Monday to today), week by week; the latest weeks
+    that fit the width, never a week wrapped onto a line of its own."""
 
     DEFAULT_CSS = """
     CalendarHeatmap {
@@ -40,9 +43,25 @@ class CalendarHeatmap(Widget):
         self.weekdays = tr("ui.calendar_weekdays", lang).split()
         self.label_width = max(cell_len(name) for name in self.weekdays) + 1
 
+    class Fitted(Message):
+        """How many weeks the calendar shows at its width, for its title to say."""
+
+        def __init__(self, weeks: int) -> None:
+            super().__init__()
+            self.weeks = weeks
+
     @property
     def weeks(self) -> int:
         return (len(self.days) + 6) // 7
+
+    def shown_weeks(self, width: int) -> int:
+        """The weeks that fit `width` cells (the last needs its shade only, not the space after)."""
+        if width <= 0:
+            return self.weeks
+        return max(1, min(self.weeks, (width - self.label_width + CELL - 1) // CELL))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Fitted(self.shown_weeks(event.size.width)))
 
     def legend_lines(self, width: int) -> list[str]:
         items = [tr("ui.calendar_none", self.lang, mark=NONE), tr("ui.calendar_shades", self.lang, most=self.most)]
@@ -53,12 +72,14 @@ class CalendarHeatmap(Widget):
 
     def render(self) -> RichText:
         text = RichText(no_wrap=True)
-        text.append(self.month_line(), style="bold")
+        width = self.content_size.width
+        first = self.weeks - self.shown_weeks(width)
+        text.append(self.month_line(first, width), style="bold")
         for weekday in range(7):
             text.append("\n")
             name = self.weekdays[weekday]
             text.append(name + " " * (self.label_width - cell_len(name)), style="bold")
-            for week in range(self.weeks):
+            for week in range(first, self.weeks):
                 index = week * 7 + weekday
                 if index >= len(self.days):
                     text.append(" " * CELL)  # still to come
@@ -75,16 +96,19 @@ class CalendarHeatmap(Widget):
             text.append(line, style="dim")
         return text
 
-    def month_line(self) -> str:
-        """Each month's name above the first week holding its first day (when it fits)."""
+    def month_line(self, first_week: int = 0, width: int = 0) -> str:
+        """Each month's name above the first week shown holding its first day (when it fits in
+        `width` cells, 0 for any), and the month of the first week shown above it."""
         months = tr("ui.calendar_months", self.lang).split()
         line = " " * self.label_width
-        for week in range(self.weeks):
+        for week in range(first_week, self.weeks):
             week_days = [day for day, _ in self.days[week * 7 : week * 7 + 7]]
-            first = next((day for day in week_days if day.day == 1), week_days[0] if week == 0 else None)
+            first = next((day for day in week_days if day.day == 1), week_days[0] if week == first_week else None)
             if first is None:
                 continue
-            column = self.label_width + week * CELL
-            if cell_len(line) + (week > 0) <= column:  # a space after the month before
-                line += " " * (column - cell_len(line)) + months[first.month - 1]
+            column = self.label_width + (week - first_week) * CELL
+            name = months[first.month - 1]
+            fits = not width or column + cell_len(name) <= width
+            if fits and cell_len(line) + (week > first_week) <= column:  # a space after the month before
+                line += " " * (column - cell_len(line)) + name
         return line

@@ -82,7 +82,7 @@ async def test_the_editor_opens_on_the_starter_with_python_highlighting_focus_an
 @pytest.mark.parametrize("width", [60, 80, 100, 120])
 async def test_the_footer_fits_ctrl_s_with_f6_esc_and_f1_at_every_width(width, lang):
     """Enter is a new line in the editor, so Ctrl+S always shows; F9 does from 80 columns on (the
-    help lists it below), and F5 never: new numbers only redraw the checks' hidden inputs."""
+    help lists it below), and F5 only once graded (tests/app/test_app_code_runs.py)."""
     app = start("fx-code#2", lang=lang)
     async with app.run_test(size=(width, 24)) as pilot:
         await settle(pilot)
@@ -117,7 +117,7 @@ async def test_typing_a_right_solution_and_ctrl_s_shows_a_passing_checklist_and_
         checklist = text_of(app, "#marks")
         assert checklist.startswith(f"✓ Output matches the engine on drawn inputs\n{INDENT}0 of ")
         assert "✓ Shapes beyond the square case" in checklist and "2 of 2 checks passed" in checklist
-        assert editor(app).read_only and not editor(app).disabled  # graded: the code stays readable
+        assert not editor(app).read_only and editor(app).has_focus  # graded: the code can be fixed and run again
         checked = editor(app).text
     [attempt] = attempts
     assert (attempt.key, attempt.score, attempt.misconception) == ("fx-code-mask#5", 1.0, None)

@@ -17,6 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.css.query import DOMQuery
 from textual.reactive import Reactive, var
 from textual.widget import Widget
@@ -52,6 +53,8 @@ class AnsweringScreen(QuizScreen):
     # F-keys and ctrl combinations only: letters belong to the answer.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
+        # Once a code answer is graded, Ctrl+S runs its checks again, ungraded (`can_run_again`).
+        Binding("ctrl+s", "run_again", "ui.key_run_again", priority=True),
         # PageUp/PageDown scroll the question even while an option list has the focus.
         Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
@@ -125,6 +128,13 @@ class AnsweringScreen(QuizScreen):
             return frozenset()
         answers = self.answers()
         return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
+
+    def can_run_again(self) -> bool:
+        """The answer was graded (not given up) and its kind runs again: a code answer's checks."""
+        if not self.answered or self.too_small or self.query_one("#answer-dock").has_class("-given-up"):
+            return False
+        answers = self.answers()
+        return bool(answers) and answers.first().runs_again
 
     def size_class_changed(self) -> None:
         # Back from too small: the answer takes the keys again (it lost the focus while hidden).
@@ -212,6 +222,24 @@ class AnsweringScreen(QuizScreen):
     async def _submitted_from_answer(self, event: AnswerWidget.Submitted) -> None:
         event.stop()
         await self.run_action("submit")
+
+    def action_run_again(self) -> None:
+        if self.can_run_again():
+            self.answers().first().prepare()  # it posts Ran when done
+
+    @on(AnswerWidget.Ran)
+    async def _ran(self, event: AnswerWidget.Ran) -> None:
+        """Show a run after the graded answer above its feedback, replacing the run before it."""
+        event.stop()
+        area = self.query_one("#feedback-area")
+        await area.query_children("#code-run").remove()
+        run = Vertical(
+            Static(event.title, classes="section-title", markup=False),
+            Static(Content(event.text), id="code-run-checks"),
+            id="code-run",
+        )
+        await area.mount(run, before=0)
+        self.call_after_refresh(run.scroll_visible, top=True, animate=False)
 
     async def action_submit(self) -> None:
         if self.answered:

@@ -96,6 +96,8 @@ class MockScreen(AnsweringScreen):
             return self.challenged
         if action == "submit":
             return not self.answered and not self.challenged
+        if action == "run_again":  # the first submission stays the graded one; later runs are practice
+            return self.can_run_again() and not self.session.finished
         if action == "next_question":
             return self.answered
         return True

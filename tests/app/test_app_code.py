@@ -394,3 +394,14 @@ async def test_enter_keeps_the_indentation_and_indents_after_a_colon(keys, text)
         await paste(pilot, "")
         await pilot.press(*keys)
         assert editor(app).text == text
+
+
+async def test_a_missing_scale_fails_what_it_breaks_and_passes_the_rows_with_no_allowed_key():
+    """The masked rows' zeros are compared, not the whole output: that branch is right without the scale."""
+    app = start("fx-code#1")
+    async with app.run_test(size=SIZE) as pilot:
+        await paste(pilot, solution("attention", "missing_scale"))
+        await run_checks(pilot)
+        checklist = text_of(app, "#marks")
+        assert "✓ A row with no allowed key gives zeros" in checklist and "✗ Output matches the engine" in checklist
+        assert "2 of 6 checks passed" in checklist

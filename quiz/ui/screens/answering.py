@@ -19,9 +19,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.css.query import DOMQuery
+from textual.css.scalar import Scalar
 from textual.reactive import Reactive, var
 from textual.widget import Widget
-from textual.widgets import Header, Static
+from textual.widgets import Header, OptionList, Static
 
 from quiz.answer_text import Invalid
 from quiz.base.collector import COLLECTOR
@@ -135,6 +136,24 @@ class AnsweringScreen(QuizScreen):
             return False
         answers = self.answers()
         return bool(answers) and answers.first().runs_again
+
+    @on(ScrollBody.Resized, "#question-body")
+    def _body_resized(self, event: ScrollBody.Resized) -> None:
+        event.stop()
+        self.fit_options()
+
+    def fit_options(self) -> None:
+        """An answer's option list takes the rows the question leaves empty, and gives back rows the
+        question lacks down to its third of the screen (33vh, its floor): no option hides while the
+        space above stands empty. One list only: an evidence answer's two keep a third each."""
+        lists = self.query_one("#answer-area").query(OptionList)
+        if len(lists) != 1:
+            return
+        options = lists.first()
+        room = max(self.size.height // 3, options.outer_size.height + self.query_one("#question-body", ScrollBody).spare_rows)
+        # Stable: as the list grows or shrinks the body changes by as much the other way, and the room comes out the same.
+        if options.styles.max_height != Scalar.from_number(room):
+            options.styles.max_height = room
 
     def size_class_changed(self) -> None:
         # Back from too small: the answer takes the keys again (it lost the focus while hidden).

@@ -19,28 +19,23 @@ from feedback_state import feedback_shown
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
 from pilot_waits import Heard, settle, until
-from places import TESTS
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answer_widgets.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
 from sandbox_children import wait_for_harness_child
+from solution_files import solution
 from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
 BANK = code_fixture_bank()
-SOLUTIONS = TESTS / "code_solutions"
 INDENT = "\u00a0" * 4  # evidence sits under its check: spaces that wrapping keeps
 
 
 def start(key: str, attempts: list | None = None, lang: str | None = None) -> QuizApp:
     on_attempt = None if attempts is None else attempts.append
     return make_app(start=Selection(key=key), seed=7, lang=lang, bank=BANK, on_attempt=on_attempt)
-
-
-def solution(task: str, name: str) -> str:
-    return (SOLUTIONS / task / f"{name}.py").read_text(encoding="utf-8")
 
 
 def editor(app: QuizApp) -> TextArea:

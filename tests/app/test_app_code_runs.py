@@ -11,7 +11,8 @@ from mock_app_helpers import SetClock, mock_app, plan_of
 from pilot_waits import settle
 from quiz.history.store import open_history
 from quiz.ui.screens.mock import MockScreen
-from test_app_code import SIZE, editor, fake_editor, paste, run_checks, solution, start, suspendable, text_of
+from solution_files import solution
+from test_app_code import SIZE, editor, fake_editor, paste, run_checks, start, suspendable, text_of
 from test_app_layout import assert_footer_keys_whole
 
 __all__ = ["suspendable"]  # the fixture, used by name below

@@ -217,6 +217,10 @@ class CodeType(QuestionType[CodeQuestion]):
     def starter(self, variant: Variant) -> str | None:
         return starter_of(variant)
 
+    def reference_solution(self, variant: Variant) -> str | None:
+        """The task's reference solution, shipped with the quiz: it passes every check of the task."""
+        return code.reference_solution(_question(variant).task)
+
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The ✓/✗ checklist with each check's evidence; the mistake itself is named by the feedback."""
         if not isinstance(response, CodeAnswer):

@@ -1,16 +1,21 @@
 """Edit, run, fix in the real app: once a code question is graded, Ctrl+S runs the real sandbox on the
 code as edited, as often as the candidate likes, each run shown with its checklist and the mistake
-named; only the first submission is an attempt (practice and mock alike). F9 and F5 after grading."""
+named; only the first submission is an attempt (practice and mock alike). F9 and F5 after grading.
+After passing or giving up, the shipped reference solution is shown beside (or below) the candidate's."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Static
 
 from fixture_bank import code_fixture_bank
 from mock_app_helpers import SetClock, mock_app, plan_of
 from pilot_waits import settle
+from quiz.code import reference_solution
 from quiz.history.store import open_history
+from quiz.types.code import CodeAnswer, run_answer
 from quiz.ui.screens.mock import MockScreen
+from quiz.ui.widgets.code_compare import CodeListing
 from solution_files import solution
 from test_app_code import SIZE, editor, fake_editor, paste, run_checks, start, suspendable, text_of
 from test_app_layout import assert_footer_keys_whole
@@ -120,3 +125,41 @@ async def test_in_a_mock_the_first_submission_stays_the_graded_one_and_runs_afte
     with open_history() as history:
         [attempt] = [a for a in history.attempts() if a.mode == "mock"]
     assert (attempt.question, attempt.misconception) == ("fx-code", "missing_scale")
+
+
+def listing(app, selector: str) -> str:
+    return app.screen.query_one(selector, CodeListing).code
+
+
+@pytest.mark.parametrize("size, beside", [((120, 40), True), ((80, 24), False)])
+async def test_after_passing_the_reference_solution_is_shown_beside_or_below_the_candidates(size, beside):
+    app = start("fx-code-mask#5")
+    async with app.run_test(size=size) as pilot:
+        mine = solution("causal_mask", "reference").replace("    return", "    # keys j <= i\n    return")
+        await paste(pilot, mine)
+        await run_checks(pilot)
+        assert listing(app, "#your-solution") == mine
+        assert listing(app, "#reference-solution") == reference_solution("causal_mask")
+        yours, reference = (app.screen.query_one(f"#{name}-solution").region for name in ("your", "reference"))
+        assert (yours.y == reference.y and yours.right <= reference.x) if beside else (yours.x == reference.x and yours.bottom <= reference.y)
+
+
+async def test_after_giving_up_the_shown_reference_passes_every_check_of_the_question():
+    app = start("fx-code#3")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f3", "f3")
+        await settle(pilot)
+        assert not app.screen.query("#your-solution")  # the starter was never changed: nothing of theirs to show
+        shown = listing(app, "#reference-solution")
+        variant = app.screen.variant
+    answer = run_answer(variant, shown)
+    assert isinstance(answer, CodeAnswer) and answer.outcome.score == 1.0 and answer.outcome.misconception is None
+
+
+async def test_a_partly_right_answer_shows_no_reference_while_the_candidate_can_still_fix_it():
+    app = start("fx-code#4")
+    async with app.run_test(size=SIZE) as pilot:
+        await paste(pilot, solution("attention", "missing_scale"))
+        await run_checks(pilot)
+        assert not app.screen.query("#code-compare")

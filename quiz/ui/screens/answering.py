@@ -26,7 +26,7 @@ from textual.widgets import Header, OptionList, Static
 
 from quiz.answer_text import Invalid
 from quiz.base.collector import COLLECTOR
-from quiz.grading.result import Result
+from quiz.grading.result import Result, Verdict
 from quiz.locale.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answer_widgets.base import AnswerWidget
@@ -307,6 +307,20 @@ class AnsweringScreen(QuizScreen):
         feedback = prepared[0]
         await self._showing_feedback(feedback, lambda: feedback.show_result(result, response))
         return feedback
+
+    async def show_reference(self, variant: Variant, result: Result) -> None:
+        """Once a question with a reference solution (a code task's) is passed or given up, show it
+        below the feedback, beside the candidate's code (unless they never changed the starter)."""
+        reference = type_of(variant.question).reference_solution(variant)
+        if reference is None or result.verdict not in (Verdict.CORRECT, Verdict.REVEALED):
+            return
+        from quiz.ui.widgets.code_compare import CodeComparison  # with the feedback: see _prepare_feedback
+
+        answers = self.answers()
+        yours = answers.first().typed() if answers else None
+        starter = type_of(variant.question).starter(variant)
+        shown = yours if yours and yours.strip() and yours.strip() != (starter or "").strip() else None
+        await self.query_one("#feedback-area").mount(CodeComparison(shown, reference, self.lang))
 
     async def _showing_feedback(self, feedback: FeedbackView, show: Callable[[], Awaitable[None]]) -> None:
         """Give the question's body the focus, then `show` puts `feedback` on screen; the answer is

@@ -159,6 +159,7 @@ class MockScreen(AnsweringScreen):
     async def _show_feedback(self, variant: Variant, result: Result, response: object) -> None:
         self.say("")
         await self.show_feedback(FeedbackView(variant, result, response, self.lang, self.feedback_basis))
+        await self.show_reference(variant, result)
         self.answered = True
         self.say(tr("mockapp.next_hint", self.lang))
 

@@ -338,6 +338,7 @@ class QuestionScreen(AnsweringScreen):
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
         self.post_message(AttemptRecorded())
         feedback = await self.show_graded(variant, result, response)
+        await self.show_reference(variant, result)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)
         self.more_worked = feedback.has_more

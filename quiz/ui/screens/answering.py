@@ -146,8 +146,9 @@ class AnsweringScreen(QuizScreen):
         """An answer's option list takes the rows the question leaves empty, and gives back rows the
         question lacks down to its third of the screen (33vh, its floor): no option hides while the
         space above stands empty. One list only: an evidence answer's two keep a third each."""
-        lists = self.query_one("#answer-area").query(OptionList)
-        if len(lists) != 1:
+        areas = self.query("#answer-area")  # gone while the screen is taken down (see footer_omits)
+        lists = areas.first().query(OptionList) if areas else None
+        if lists is None or len(lists) != 1:
             return
         options = lists.first()
         room = max(self.size.height // 3, options.outer_size.height + self.query_one("#question-body", ScrollBody).spare_rows)

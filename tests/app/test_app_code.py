@@ -111,7 +111,7 @@ async def test_typing_a_right_solution_and_ctrl_s_shows_a_passing_checklist_and_
         assert str(app.screen.query_one("#verdict").render()).startswith("Correct · Score 1.00")
         checklist = text_of(app, "#marks")
         assert checklist.startswith(f"✓ Output matches the engine on drawn inputs\n{INDENT}0 of ")
-        assert "✓ Shapes beyond the square case" in checklist and "2 of 2 checks passed" in checklist
+        assert "✓ Rectangular masks: more keys than queries" in checklist and "2 of 2 checks passed" in checklist
         assert not editor(app).read_only and editor(app).has_focus  # graded: the code can be fixed and run again
         checked = editor(app).text
     [attempt] = attempts

@@ -16,7 +16,7 @@ from textual.widgets import Input, OptionList, TextArea
 
 from fixture_bank import code_fixture_bank, fixture_bank
 from history_seed import NOW, seed_history
-from pilot_waits import settle, statistics_shown, steady
+from pilot_waits import settle, statistics_shown, steady, until
 from places import TESTS
 from quiz.bank import Selection
 from quiz.ui.answer_widgets.code import CodeEditorAnswer
@@ -212,7 +212,9 @@ def test_code_checklist(snap_compare, monkeypatch, lang, size):
         await pilot.press("ctrl+s")
         await pilot.app.workers.wait_for_complete()
         await settle(pilot)
-        await steady(pilot)
+        area = pilot.app.screen.query_one("#code-editor", TextArea)
+        await until(pilot, lambda: area.has_focus, "the editor took the keys back for the next run")
+        await steady(pilot)  # its cursor shown and still, once it has the focus
 
     assert snap_compare(app_for(lang, "fx-code#1", CODE_BANK), terminal_size=size, run_before=check)
 

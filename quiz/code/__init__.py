@@ -15,7 +15,8 @@ No Textual here, and nothing of the quiz but quiz.locale.i18n for the texts. The
 - `render_checklist(outcome, lang)`, `outcome_to_json(outcome, lang)`; `mistake_label` and
   `mistake_sentence` name a mistake in a few words or a sentence (quiz.code.report).
 - `default_starter(task)`, `starter_problems(task, starter)`: a starter, and whether one defines the
-  task's functions with their parameters (quiz.code.starter).
+  task's functions with their parameters; `reference_solution(task_id)`, the task's reference
+  solution, shipped as data (quiz.code.starter).
 
 Each name is imported from its module when first used (PEP 562): a question file names its task
 and checks (`quiz.code.interfaces`, `quiz.code.checks`) and is checked against the task's functions,
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from quiz.code.run import Plan, grade, grade_engine, modelled_results, plan, run_checks
     from quiz.code.sandbox import Limits, RunError
     from quiz.code.spec import AnyTask, Task
-    from quiz.code.starter import default_starter, starter_problems
+    from quiz.code.starter import default_starter, reference_solution, starter_problems
     from quiz.code.tasks import TASKS, get_task
 
 _HOMES = {
@@ -69,6 +70,7 @@ _HOMES = {
     "Function": "interfaces",
     "Task": "spec",
     "default_starter": "starter",
+    "reference_solution": "starter",
     "starter_problems": "starter",
     "TASKS": "tasks",
     "get_task": "tasks",
@@ -104,6 +106,7 @@ __all__ = [
     "modelled_results",
     "outcome_to_json",
     "plan",
+    "reference_solution",
     "render_checklist",
     "run_checks",
     "starter_problems",

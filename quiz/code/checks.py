@@ -14,7 +14,7 @@ CHECKS = (
     "rows_sum_to_one",  # each row of weights sums to one
     "boolean_mask",  # True where a query may attend, full and broadcast
     "additive_mask",  # a float mask added to the scaled scores, −∞ included
-    "fully_masked_rows",  # rows with no allowed key give the stated policy's result
+    "fully_masked_rows",  # rows with no allowed key give the stated policy's result (those rows alone are compared)
     "causal_leak",  # changing tokens after t leaves outputs up to t unchanged (X10)
     "large_scores",  # large scores in float32 or float16 inputs (stable softmax, E6)
     "gradients",  # a backward function against the engine's backward pass

@@ -41,7 +41,17 @@ class NoLeak:
     axis: int = -2
 
 
-Criterion = MatchesEngine | RowsSumToOne | NoLeak
+@dataclass(frozen=True)
+class RowsMatchEngine:
+    """Only the output's `rows` along `axis` (the queries') must be within the tolerance of the
+    engine's: a check of one branch (rows with no allowed key) is not failed by an error in the
+    others, which the other checks test."""
+
+    rows: tuple[int, ...]
+    axis: int = -2
+
+
+Criterion = MatchesEngine | RowsSumToOne | NoLeak | RowsMatchEngine
 
 
 @dataclass(frozen=True)
@@ -92,19 +102,22 @@ def judge(probe: Probe, results: Sequence[CallResult]) -> Verdict:
         outputs.append(result.arrays)
     match probe.criterion:
         case MatchesEngine():
-            return _matches(base, outputs, probe)
+            return _matches(base, outputs, probe.references, probe.tolerance)
+        case RowsMatchEngine(rows=rows, axis=axis):
+            picked = [tuple(np.take(array, rows, axis=axis) for array in out) for out in (*outputs, *probe.references)]
+            return _matches(base, picked[: len(outputs)], picked[len(outputs) :], probe.tolerance)
         case RowsSumToOne(axis=axis):
             return _rows_sum_to_one(base, outputs, axis, probe.tolerance)
         case NoLeak(after=after, axis=axis):
             return _no_leak(base, outputs, after, axis)
 
 
-def _matches(base: Evidence, outputs: list[Output], probe: Probe) -> Verdict:
-    if any(array.dtype == bool for reference in probe.references for array in reference):
-        differing = sum(int(np.sum(a != r)) for out, ref in zip(outputs, probe.references) for a, r in zip(out, ref))
-        entries = sum(r.size for ref in probe.references for r in ref)
+def _matches(base: Evidence, outputs: Sequence[Output], references: Sequence[Output], tolerance: Tolerance) -> Verdict:
+    if any(array.dtype == bool for reference in references for array in reference):
+        differing = sum(int(np.sum(a != r)) for out, ref in zip(outputs, references) for a, r in zip(out, ref))
+        entries = sum(r.size for ref in references for r in ref)
         return Verdict(differing == 0, replace(base, tolerance=None, differing=differing, entries=entries))
-    gaps = [difference(out, ref, probe.tolerance) for out, ref in zip(outputs, probe.references)]
+    gaps = [difference(out, ref, tolerance) for out, ref in zip(outputs, references)]
     worst = max(gaps, key=lambda gap: gap.excess)
     evidence = replace(base, max_error=max(gap.max_error for gap in gaps), nonfinite=worst.nonfinite)
     return Verdict(all(gap.within for gap in gaps), evidence)

@@ -18,13 +18,12 @@ def check_label(check: str, lang: str = "en", policy: dict[str, str] | None = No
     A task whose inputs for a check differ from the general label's (no L ≠ S where queries and
     keys share one sequence) has a label of its own, `check_<check>_<task>`.
     """
+    own = f"code.check_{check}_{task}"
+    key = own if task is not None and own in catalogue(DEFAULT_LANGUAGE) else f"code.check_{check}"
     if check == "fully_masked_rows":
         result = tr(f"code.empty_rows_{(policy or {}).get('empty_rows', 'zero')}", lang)
-        return tr("code.check_fully_masked_rows", lang, result=result)
-    own = f"code.check_{check}_{task}"
-    if task is not None and own in catalogue(DEFAULT_LANGUAGE):
-        return tr(own, lang)
-    return tr(f"code.check_{check}", lang)
+        return tr(key, lang, result=result)
+    return tr(key, lang)
 
 
 def confinement_note(lang: str = "en") -> str | None:

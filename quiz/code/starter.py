@@ -1,12 +1,24 @@
-"""Starters: the Python a candidate begins from. Checked by parsing only; a starter is never run here."""
+"""Starters: the Python a candidate begins from, and the reference solution shown once they pass or give up.
+
+A starter is checked by parsing only and never run here. The reference solutions ship with the quiz
+as data, one file per task in quiz/code/solutions/ (never imported: the sandbox runs them in the tests).
+"""
 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from quiz.code.interfaces import Interface
 
 MAX_STARTER_CHARS = 20_000
+SOLUTIONS = Path(__file__).resolve().parent / "solutions"
+"""One reference solution per task, `<task id>.py`; every one passes every check of its task (tests/corpus/test_code_solutions.py)."""
+
+
+def reference_solution(task_id: str) -> str:
+    """The reference solution of the task `task_id`, as the candidate is shown it."""
+    return (SOLUTIONS / f"{task_id}.py").read_text(encoding="utf-8")
 
 
 def default_starter(task: Interface) -> str:

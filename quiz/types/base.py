@@ -173,6 +173,10 @@ class QuestionType(ABC, Generic[Q]):
         """The file an answer starts from, for types answered by editing one (`quiz show --starter`)."""
         return None
 
+    def reference_solution(self, variant: Variant) -> str | None:
+        """A worked solution to show beside the candidate's once they pass or give up (a code task's); None for most types."""
+        return None
+
     def rule(self, variant: Variant, lang: str) -> str | None:
         """A grading rule shown under the prompt (the tolerance of numeric types), if any."""
         return None

@@ -300,6 +300,12 @@ class CodeType(QuestionType[CodeQuestion]):
     def starter(self, variant: Variant) -> str | None:
         return starter_of(variant)
 
+    def reference_solution(self, variant: Variant) -> str | None:
+        """The task's reference solution, shipped with the quiz: it passes every check of the task. A
+        task the pack defines has none to show (its reference is an expression, not code)."""
+        task = _question(variant).task
+        return None if task is None else code.reference_solution(task)
+
     def marked_response(self, variant: Variant, result: Result, response: Any, lang: str) -> str | None:
         """The ✓/✗ checklist with each check's evidence; the mistake itself is named by the feedback."""
         if not isinstance(response, CodeAnswer):

@@ -19,28 +19,23 @@ from feedback_state import feedback_shown
 from fixture_bank import code_fixture_bank
 from history_records import stored_draft
 from pilot_waits import Heard, settle, until
-from places import TESTS
 from quiz.bank import Selection
 from quiz.history.store import history_path
 from quiz.practice.drafts import draft_file
 from quiz.ui.answer_widgets.code import CodeEditorAnswer
 from quiz.ui.app import QuizApp, make_app
 from sandbox_children import wait_for_harness_child
+from solution_files import solution
 from test_app_layout import assert_footer_keys_whole, footer_keys
 
 SIZE = (100, 40)
 BANK = code_fixture_bank()
-SOLUTIONS = TESTS / "code_solutions"
 INDENT = "\u00a0" * 4  # evidence sits under its check: spaces that wrapping keeps
 
 
 def start(key: str, attempts: list | None = None, lang: str | None = None) -> QuizApp:
     on_attempt = None if attempts is None else attempts.append
     return make_app(start=Selection(key=key), seed=7, lang=lang, bank=BANK, on_attempt=on_attempt)
-
-
-def solution(task: str, name: str) -> str:
-    return (SOLUTIONS / task / f"{name}.py").read_text(encoding="utf-8")
 
 
 def editor(app: QuizApp) -> TextArea:
@@ -82,7 +77,7 @@ async def test_the_editor_opens_on_the_starter_with_python_highlighting_focus_an
 @pytest.mark.parametrize("width", [60, 80, 100, 120])
 async def test_the_footer_fits_ctrl_s_with_f6_esc_and_f1_at_every_width(width, lang):
     """Enter is a new line in the editor, so Ctrl+S always shows; F9 does from 80 columns on (the
-    help lists it below), and F5 never: new numbers only redraw the checks' hidden inputs."""
+    help lists it below), and F5 only once graded (tests/app/test_app_code_runs.py)."""
     app = start("fx-code#2", lang=lang)
     async with app.run_test(size=(width, 24)) as pilot:
         await settle(pilot)
@@ -116,8 +111,8 @@ async def test_typing_a_right_solution_and_ctrl_s_shows_a_passing_checklist_and_
         assert str(app.screen.query_one("#verdict").render()).startswith("Correct · Score 1.00")
         checklist = text_of(app, "#marks")
         assert checklist.startswith(f"✓ Output matches the engine on drawn inputs\n{INDENT}0 of ")
-        assert "✓ Shapes beyond the square case" in checklist and "2 of 2 checks passed" in checklist
-        assert editor(app).read_only and not editor(app).disabled  # graded: the code stays readable
+        assert "✓ Rectangular masks: more keys than queries" in checklist and "2 of 2 checks passed" in checklist
+        assert not editor(app).read_only and editor(app).has_focus  # graded: the code can be fixed and run again
         checked = editor(app).text
     [attempt] = attempts
     assert (attempt.key, attempt.score, attempt.misconception) == ("fx-code-mask#5", 1.0, None)
@@ -394,3 +389,14 @@ async def test_enter_keeps_the_indentation_and_indents_after_a_colon(keys, text)
         await paste(pilot, "")
         await pilot.press(*keys)
         assert editor(app).text == text
+
+
+async def test_a_missing_scale_fails_what_it_breaks_and_passes_the_rows_with_no_allowed_key():
+    """The masked rows' zeros are compared, not the whole output: that branch is right without the scale."""
+    app = start("fx-code#1")
+    async with app.run_test(size=SIZE) as pilot:
+        await paste(pilot, solution("attention", "missing_scale"))
+        await run_checks(pilot)
+        checklist = text_of(app, "#marks")
+        assert "✓ A row with no allowed key gives zeros" in checklist and "✗ Output matches the engine" in checklist
+        assert "2 of 6 checks passed" in checklist

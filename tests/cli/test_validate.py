@@ -374,7 +374,6 @@ FIXTURE_CODE = Path(__file__).parents[1] / "fixtures" / "code" / "code.yaml"
 @pytest.mark.parametrize(
     ("checks", "found"),
     [
-        ("[fully_masked_rows]", "the mistake mask_transposed scores full marks"),
         ("[output, shapes, boolean_mask, fully_masked_rows, large_scores]", "the mistake mask_transposed scores full marks"),
         ("[output, shapes, boolean_mask, fully_masked_rows, causal_leak, large_scores]", None),
     ],
@@ -512,3 +511,15 @@ def test_a_pack_in_the_packs_folder_is_checked_once_in_its_place_and_the_folders
     code = main(["validate", "--seeds", "0", str(mine)])
     assert capsys.readouterr().out == "checked 1 question in 1 file: 0 errors, 0 warnings\n"
     assert code == 0
+
+
+def test_the_rows_with_no_allowed_key_alone_accept_every_mistake_made_elsewhere(capsys, tmp_path):
+    # That check compares only those rows (a missing scale leaves them right), so on its own it
+    # accepts the scale's and the mask's mistakes, each reported with the checks that reveal it.
+    text = FIXTURE_CODE.read_text(encoding="utf-8")
+    path = write(tmp_path, text.replace("[output, shapes, boolean_mask, fully_masked_rows, causal_leak, large_scores]", "[fully_masked_rows]", 1))
+    code, diagnostics = validate(capsys, path, "--strict", "--seeds", "3")
+    accepted = {message.split("the mistake ")[1].split()[0]: message for _, _, message in diagnostics if "accept a wrong solution" in message}
+    assert code == 1
+    assert set(accepted) == {"missing_scale", "double_scale", "softmax_over_queries", "scale_by_value_dim", "mask_transposed", "mask_after_softmax"}
+    assert "add output, shapes to checks" in accepted["missing_scale"] and "add causal_leak to checks" in accepted["mask_transposed"]

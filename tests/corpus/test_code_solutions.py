@@ -1,5 +1,6 @@
 """Real solutions through the real sandbox: every task's reference passes every check, and every wrong
-solution fails with the mistake it makes named. The solutions live in tests/code_solutions/<task>/."""
+solution fails with the mistake it makes named. The references ship with the quiz (quiz/code/solutions/,
+shown to the candidate after passing or giving up); the wrong ones live in tests/code_solutions/<task>/."""
 
 from __future__ import annotations
 
@@ -8,19 +9,14 @@ from functools import cache
 
 import pytest
 
-from places import TESTS
-from quiz.code import TASKS, CodeOutcome, run_checks
+from quiz.code import TASKS, CodeOutcome, reference_solution, run_checks
+from solution_files import WRONG, solution, solution_path
 
-SOLUTIONS = TESTS / "code_solutions"
 REFERENCE_SEEDS = (0, 1, 2)
 
 
-def solution(task: str, name: str) -> str:
-    return (SOLUTIONS / task / f"{name}.py").read_text(encoding="utf-8")
-
-
 def wrong_solutions() -> list[tuple[str, str]]:
-    return sorted((path.parent.name, path.stem) for path in SOLUTIONS.glob("*/*.py") if path.stem != "reference")
+    return sorted((path.parent.name, path.stem) for path in WRONG.glob("*/*.py"))
 
 
 def seed_for(task: str, name: str) -> int:
@@ -34,13 +30,14 @@ def graded(task: str, name: str, seed: int, empty_rows: str | None = None) -> Co
     return run_checks(task, solution(task, name), seed=seed, policy=policy, filename=f"{name}.py")
 
 
-def test_every_task_has_a_reference_and_a_wrong_solution_for_each_of_its_mistakes():
+def test_every_task_has_a_shipped_reference_and_a_wrong_solution_for_each_of_its_mistakes():
+    assert {path.stem for path in solution_path("attention", "reference").parent.glob("*.py")} == set(TASKS)
     for task_id, task in TASKS.items():
-        files = {path.stem for path in (SOLUTIONS / task_id).glob("*.py")}
-        assert "reference" in files, task_id
+        assert reference_solution(task_id) == solution(task_id, "reference")
+        files = {path.stem for path in (WRONG / task_id).glob("*.py")}
         # empty_rows_zero is the zero-policy reference graded under the NaN policy
         expected = {mistake.id for mistake in task.mistakes} - {"empty_rows_zero"}
-        assert files - {"reference"} == expected, task_id
+        assert files == expected, task_id
 
 
 @pytest.mark.parametrize("task", sorted(TASKS))

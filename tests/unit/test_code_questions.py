@@ -9,7 +9,6 @@ import zlib
 
 import pytest
 
-from places import TESTS
 from quiz.authoring.selftest import self_test
 from quiz.bank import load_bank
 from quiz.cli.main import main
@@ -20,8 +19,8 @@ from quiz.history.store import open_history
 from quiz.types.code import CodeAnswer, NotRunnable, run_answer
 from quiz.types.draw import make_variant
 from quiz.types.registry import type_of
+from solution_files import WRONG, solution_path
 
-SOLUTIONS = TESTS / "code_solutions"
 BANK = load_bank()
 CODE = {q.id: q for q in BANK.questions.values() if q.type == "code"}
 
@@ -47,12 +46,14 @@ def revealed(question) -> set[str]:
 
 
 def solutions() -> list[tuple[str, str]]:
-    return [(qid, path.stem) for qid, q in CODE.items() for path in sorted((SOLUTIONS / q.task).glob("*.py"))]
+    return [(qid, path.stem) for qid, q in CODE.items() for path in sorted((WRONG / q.task).glob("*.py"))] + [
+        (qid, "reference") for qid in CODE
+    ]
 
 
 def test_the_bank_has_a_code_question_for_every_task_in_both_languages():
     assert len(CODE) >= 8
-    assert {q.task for q in CODE.values()} == {path.name for path in SOLUTIONS.iterdir() if path.is_dir()}
+    assert {q.task for q in CODE.values()} == {path.name for path in WRONG.iterdir() if path.is_dir()}
     for question in CODE.values():
         # Writing code is implementation, but a task on positions or cached decoding sits with the topic it teaches.
         assert question.topic in ("implementation", "testing", "positions", "decoding")
@@ -71,7 +72,7 @@ def test_every_seed_validate_draws_grades_the_engine_as_correct(question_id):
 def test_a_solution_graded_through_the_command_line_scores_as_it_should(capsys, question_id, name):
     question = CODE[question_id]
     key = f"{question_id}#{seed_for(question_id, name)}"
-    path = SOLUTIONS / question.task / f"{name}.py"
+    path = solution_path(question.task, name)
     code, out, err = run(capsys, "grade", key, "--file", str(path), "--json")
     assert code == 0, err
     data = json.loads(out)
@@ -87,7 +88,7 @@ def test_a_solution_graded_through_the_command_line_scores_as_it_should(capsys, 
 
 
 def test_the_text_report_is_the_checklist_then_the_mistake_named_in_the_learners_language(capsys):
-    path = SOLUTIONS / "causal_mask" / "causal_mask_transposed.py"
+    path = WRONG / "causal_mask" / "causal_mask_transposed.py"
     code, out, _ = run(capsys, "grade", "implement-causal-mask#3", "--file", str(path))
     assert code == 0
     lines = out.splitlines()
@@ -113,13 +114,13 @@ def test_a_file_that_cannot_be_run_exits_3_with_its_line_and_records_nothing(cap
 
 
 def test_an_unknown_id_exits_1_before_the_file_is_run(capsys, tmp_path):
-    path = SOLUTIONS / "softmax" / "reference.py"
+    path = solution_path("softmax", "reference")
     code, out, err = run(capsys, "grade", "implement-stable-softmx#2", "--file", str(path))
     assert (code, out) == (1, "") and "implement-stable-softmx" in err and "implement-stable-softmax" in err
 
 
 def test_record_keeps_the_graded_file_in_history_and_a_file_that_cannot_run_records_nothing(capsys, tmp_path):
-    wrong = SOLUTIONS / "softmax" / "unstable_softmax.py"
+    wrong = WRONG / "softmax" / "unstable_softmax.py"
     args = ("--file", str(wrong), "--record", "--mode", "mock", "--seconds", "400", "--json")
     code, out, err = run(capsys, "grade", "implement-stable-softmax#4", *args)
     assert code == 0, err
@@ -216,7 +217,7 @@ def test_the_seed_in_the_key_draws_the_inputs_and_grading_refuses_another_varian
     compiled = check_question(CODE["implement-gqa"], BANK.claims, Report())
     first, second = make_variant(compiled, 1), make_variant(compiled, 2)
     assert (first.key, second.key) == ("implement-gqa#1", "implement-gqa#2")
-    source = (SOLUTIONS / "gqa_attention" / "missing_scale.py").read_text(encoding="utf-8")
+    source = (WRONG / "gqa_attention" / "missing_scale.py").read_text(encoding="utf-8")
     ones, twos = run_answer(first, source), run_answer(second, source)
     assert isinstance(ones, CodeAnswer) and isinstance(twos, CodeAnswer)
     assert ones.outcome.checks[0].evidence.max_error != twos.outcome.checks[0].evidence.max_error

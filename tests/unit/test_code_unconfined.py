@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from places import TESTS
 from quiz.cli.main import main
 from quiz.code import bubblewrap, confine, confinement_note
 from quiz.code.sandbox import Call, Limits, confinement, run_calls
+from solution_files import solution_path
 
 
 @pytest.fixture
@@ -46,7 +46,7 @@ def test_a_probe_that_fails_is_a_reason_not_an_error(no_bwrap, monkeypatch, tmp_
 
 
 def test_quiz_grade_says_once_that_code_runs_unconfined(no_bwrap, capsys):
-    solution = TESTS / "code_solutions" / "causal_mask" / "reference.py"
+    solution = solution_path("causal_mask", "reference")
     assert main(["grade", "implement-causal-mask#3", "--file", str(solution)]) == 0
     err = capsys.readouterr().err
     assert err.count("without a sandbox of its own") == 1 and "bubblewrap" in err
@@ -56,6 +56,6 @@ def test_isolated_code_grading_says_nothing_of_confinement(capsys):
     if bubblewrap.probe()[0] is None:
         pytest.skip(f"no bubblewrap confinement here: {bubblewrap.probe()[1]}")
     assert confinement_note("en") is None
-    solution = TESTS / "code_solutions" / "causal_mask" / "reference.py"
+    solution = solution_path("causal_mask", "reference")
     assert main(["grade", "implement-causal-mask#3", "--file", str(solution)]) == 0
     assert "sandbox" not in capsys.readouterr().err

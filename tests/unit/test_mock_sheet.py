@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from places import TESTS
 from quiz.bank import load_bank
+from quiz.code import reference_solution
 from quiz.grading.result import Verdict
 from quiz.mock.compose import compose
 from quiz.mock.options import MockOptions
@@ -14,7 +14,6 @@ from quiz.render.mathtext import markdown_to_plain
 from quiz.types.registry import type_of
 
 BANK = load_bank()
-SOLUTIONS = TESTS / "code_solutions"
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -38,7 +37,7 @@ def test_every_key_printed_on_the_sheet_grades_as_correct(seed):
         if kind.name == "code":  # the key is the checks; a reference solution passes them in the sandbox
             for check in kind.answer_json(variant, "en")["checks"]:
                 assert f"- {check['label']}" in section
-            reference = (SOLUTIONS / variant.question.task / "reference.py").read_text(encoding="utf-8")
+            reference = reference_solution(variant.question.task)
             assert kind.grade(variant, kind.read(variant, reference)).verdict is Verdict.CORRECT, variant.key
             continue
         printed = section.split("**Key:** Answer:")[1].split("\n\n**")[0].strip()

@@ -7,10 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from places import ROOT, TESTS
+from places import ROOT
 from quiz.answer_text import Invalid
 from quiz.authoring.scaffold import scaffold
 from quiz.bank import load_bank
+from quiz.code import reference_solution
 from quiz.format.checks import check_question
 from quiz.format.diagnostics import Report
 from quiz.format.model import QuestionBase
@@ -57,16 +58,13 @@ def test_every_registered_type_is_complete(compile_yaml, name):
     assert any(re.search(rf"^\s*-? ?type: {name}$", example, flags=re.M) for example in GUIDE_EXAMPLES), name
 
 
-SOLUTIONS = TESTS / "code_solutions"
-
-
 def full_marks_typed(kind, variant) -> str:
     """A full-marks answer as a learner types it: the key `quiz show --json` gives, or for a
     spoken answer every rubric point ticked."""
     if kind.name == "explain":  # the key of a spoken question is its model answer, not a response
         return " ".join(str(n + 1) for n in range(len(variant.question.rubric)))
     if kind.name == "code":  # no solution travels in a pack: the task's reference solution is the answer
-        return (SOLUTIONS / variant.question.task / "reference.py").read_text()
+        return reference_solution(variant.question.task)
     return typed(kind.answer_json(variant, "en"))
 
 

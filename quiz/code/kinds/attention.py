@@ -7,6 +7,8 @@ may attend) or, where the question says so, float (added to the scaled scores), 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 import engine
@@ -14,7 +16,7 @@ from engine import Fault
 from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively_qk, normal, with_offset
 from quiz.code.interfaces import INTERFACES
-from quiz.code.probes import NoLeak, ProbeSpec
+from quiz.code.probes import NoLeak, ProbeSpec, RowsMatchEngine
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
 from quiz.code.spec import Mistake, Policy, Task
@@ -235,8 +237,10 @@ def draw(check: str, rng: np.random.Generator) -> list[ProbeSpec[AttentionArgs]]
             return [call((L, E), (L + 1, E), 3, bias)]
         case "fully_masked_rows":
             mask = allowed_mask(rng, L, L + 1)
-            mask[rng.choice(L, size=2, replace=False)] = False
-            return [call((L, E), (L + 1, E), 3, mask)]
+            empty = np.sort(rng.choice(L, size=2, replace=False))
+            mask[empty] = False
+            # Only those rows are judged: the others are the output check's (a missing scale fails it, not this).
+            return [replace(call((L, E), (L + 1, E), 3, mask), criterion=RowsMatchEngine(tuple(int(row) for row in empty)))]
         case "causal_leak":
             return [leak_probe(rng)]
         case "large_scores":

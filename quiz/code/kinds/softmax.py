@@ -11,7 +11,7 @@ import engine
 from quiz.code.compare import Output
 from quiz.code.inputs import allowed_mask, clear_of_float16_overflow, lively, lively_qk, normal
 from quiz.code.interfaces import INTERFACES
-from quiz.code.probes import ProbeSpec, RowsSumToOne
+from quiz.code.probes import ProbeSpec, RowsMatchEngine, RowsSumToOne
 from quiz.code.sandbox import Call
 from quiz.code.shared import shared
 from quiz.code.spec import Mistake, Policy, Task
@@ -109,8 +109,10 @@ def draw_softmax(check: str, rng: np.random.Generator) -> list[ProbeSpec[Softmax
             return [call(np.where(allowed_mask(rng, L, S), lively_x(rng, L, S), -np.inf))]
         case "fully_masked_rows":
             x = np.where(allowed_mask(rng, L, S), lively_x(rng, L, S), -np.inf)
-            x[rng.choice(L, size=2, replace=False)] = -np.inf
-            return [call(x)]
+            empty = np.sort(rng.choice(L, size=2, replace=False))
+            x[empty] = -np.inf
+            # Only those rows are judged: the others are the output check's.
+            return [ProbeSpec((Call("softmax", (x,)),), RowsMatchEngine(tuple(int(row) for row in empty)))]
         case "large_scores":
             # Rows of different maxima: one row 1000 below the others underflows to zeros when one
             # max over the whole array is subtracted instead of each row's own.

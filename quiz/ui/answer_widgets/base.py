@@ -40,6 +40,15 @@ class AnswerWidget(Vertical):
     class Submitted(Message):
         """The learner asked to submit from inside the answer widget."""
 
+    class Ran(Message):
+        """A run after the graded answer (a code answer's checks, run again on the code as edited
+        since): `title` and `text` for the question's body to show; nothing is graded or recorded."""
+
+        def __init__(self, title: str, text: str) -> None:
+            super().__init__()
+            self.title = title
+            self.text = text
+
     def __init__(self, variant: Variant, lang: str) -> None:
         super().__init__()
         self.variant = variant
@@ -60,6 +69,11 @@ class AnswerWidget(Vertical):
 
     def response(self) -> Any | Invalid:
         raise NotImplementedError
+
+    @property
+    def runs_again(self) -> bool:
+        """Whether, once graded, `prepare` runs the answer again and posts `Ran` (a code answer does)."""
+        return False
 
     def untouched(self) -> bool:
         """True while the learner has done nothing to a picked answer: when time runs out it is then

@@ -19,6 +19,7 @@ class ChoiceAnswer(PickOneAnswer):
     def compose(self) -> ComposeResult:
         yield LetteredOptions(
             [(letter(n), i, plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(shown(self.variant))],
+            lang=self.lang,
             id="choices",
         )
 

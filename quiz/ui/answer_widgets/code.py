@@ -10,6 +10,10 @@ stays responsive, and posts `Submitted` when they are done, so the screen grades
 is already computed. A file that cannot be run is shown here at its line and nothing is
 recorded. Leaving the question or quitting stops a run and kills its process. F9 opens the code
 in `$EDITOR` with the app suspended and loads it back on return.
+
+Once graded the editor stays open: Ctrl+S runs the checks again on the code as edited, as often as
+the candidate likes, and posts each run as `Ran` for the screen to show. Those runs are practice
+beside the one graded submission, which stays the attempt (docs/authoring.md, `code`).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
+from quiz import code
 from quiz.answer_text import Invalid
 from quiz.locale.i18n import tr
 from quiz.practice.drafts import DraftNote, DraftSaver, DraftStore, read_draft_text
@@ -121,6 +126,8 @@ class CodeEditorAnswer(AnswerWidget):
         self._run: _Run | None = None  # the checks running now
         self._ready: tuple[str, CodeAnswer] | None = None  # the checked source and its answer
         self._sealed = False
+        self._graded: CodeAnswer | None = None  # the graded submission, once sealed
+        self._runs = 1  # runs of the checks since the question opened: the graded one is the first
         self._store = DraftStore()
         self._saver: DraftSaver | None = None
         self._note: str | None = None  # the draft note last shown, in English, so it is said once
@@ -158,9 +165,12 @@ class CodeEditorAnswer(AnswerWidget):
         return self.editor
 
     def footer_omits(self, narrow: bool) -> frozenset[str]:
-        # Enter is a new line here, so Ctrl+S always shows. New numbers only redraw the checks'
-        # inputs, which the learner never sees; on a narrow terminal F9 gives way too.
-        return frozenset({"fresh_variant", "external_editor"}) if narrow else frozenset({"fresh_variant"})
+        # Enter is a new line here, so Ctrl+S always shows. F5 draws the checks' inputs afresh and
+        # keeps the code (its draft): shown once graded, when F2 and F3 have left room and new inputs
+        # test a fix. On a narrow terminal it and F9 give way (the help lists them).
+        if narrow:
+            return frozenset({"fresh_variant", "external_editor"})
+        return frozenset() if self.runs_again else frozenset({"fresh_variant"})
 
     def typed(self) -> str | None:
         return self.editor.text
@@ -193,12 +203,17 @@ class CodeEditorAnswer(AnswerWidget):
 
     # -- running the checks -----------------------------------------------------------------
 
+    @property
+    def runs_again(self) -> bool:
+        return self._graded is not None
+
     def prepare(self) -> bool:
-        """Start the checks on the editor's text unless their result is ready; True while they run."""
-        if self._sealed:
+        """Start the checks on the editor's text unless their result is ready; True while they run.
+        Once graded they always run (the candidate asked for another run)."""
+        if self._sealed and self._graded is None:
             return False
         source = self.editor.text
-        if self._ready is not None and self._ready[0] == source:
+        if self._graded is None and self._ready is not None and self._ready[0] == source:
             return False
         if self.running:
             return True
@@ -235,9 +250,25 @@ class CodeEditorAnswer(AnswerWidget):
             self._say(result.message(self.lang), error=True)
             self.editor.focus(scroll_visible=False)
             return
-        self._ready = (source, result)
         self._say("")
+        if self._graded is not None:
+            self._ran(result)
+            return
+        self._ready = (source, result)
         self.post_message(self.Submitted())
+
+    def _ran(self, answer: CodeAnswer) -> None:
+        """A run after the graded submission: the editor opens again and the screen shows the run."""
+        from quiz.ui.widgets.feedback import indented  # loaded with the feedback, after the first frame
+
+        self.editor.read_only = False
+        self._runs += 1
+        graded = self._graded
+        assert graded is not None
+        passed = sum(check.passed for check in graded.outcome.checks)
+        title = tr("ui.code_run_title", self.lang, n=self._runs, passed=passed, total=len(graded.outcome.checks))
+        self.post_message(self.Ran(title, indented(code.render_checklist(answer.outcome, self.lang))))
+        self.editor.focus(scroll_visible=False)
 
     def _stop_checks(self, wait: bool = False) -> None:
         run, self._run = self._run, None
@@ -253,12 +284,17 @@ class CodeEditorAnswer(AnswerWidget):
         return self._ready[1]
 
     def seal(self) -> None:
-        # Read-only rather than disabled: the code that was graded stays readable beside its checklist.
+        # The graded code stays the attempt; the editor stays open for runs that are not graded.
+        # Given up, nothing was graded: the code is only shown, read-only.
         self._sealed = True
         self._stop_checks()
         self._say("")
-        self.editor.read_only = True
+        self._graded = self._ready[1] if self._ready is not None else None
+        self.editor.read_only = self._graded is None
         self.add_class("-sealed")
+        if self._graded is not None:
+            # The next step is fixing the code: the keys go to it (PageUp/PageDown still scroll the feedback).
+            self.editor.focus(scroll_visible=False)
         self.refresh_bindings()
 
     def _say(self, text: str, error: bool = False) -> None:
@@ -271,7 +307,7 @@ class CodeEditorAnswer(AnswerWidget):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "external_editor":
-            return not (self._sealed or self.running)
+            return not (self.editor.read_only or self.running)
         return True
 
     def action_external_editor(self) -> None:

@@ -27,7 +27,7 @@ from quiz.render.mathtext import markdown_to_plain
 from quiz.types.evidence import EvidenceResponse, cost_text, shown_figure
 from quiz.types.options import letter, shown
 from quiz.ui.answer_widgets.base import plain
-from quiz.ui.answer_widgets.lettered import LetteredOptions, hanging
+from quiz.ui.answer_widgets.lettered import CountedOptions, LetteredOptions, hanging
 from quiz.ui.answer_widgets.pick_one import PickOneAnswer
 from quiz.variants.variant import Variant
 
@@ -35,7 +35,7 @@ KEYED_FIGURES = 9
 """Figures asked for by a digit key (1–9); any further one by Enter on it."""
 
 
-class FigureList(OptionList):
+class FigureList(CountedOptions):
     """The figures behind their numbers; a number or Enter asks for one, marked ✓ once shown."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ask", "ui.key_ask_figure", show=True)]
@@ -47,10 +47,10 @@ class FigureList(OptionList):
             super().__init__()
             self.index = index
 
-    def __init__(self, labels: list[Content], *, id: str | None = None) -> None:
+    def __init__(self, labels: list[Content], *, lang: str, id: str | None = None) -> None:
         self.labels = labels
         self.asked: set[int] = set()
-        super().__init__(*(Option(self._prompt(n)) for n in range(len(labels))), id=id)
+        super().__init__(*(Option(self._prompt(n)) for n in range(len(labels))), lang=lang, id=id)
 
     def _prompt(self, index: int) -> Table:
         return hanging(f"{'✓' if index in self.asked else ' '} {index + 1}) ", self.labels[index])
@@ -99,11 +99,12 @@ class EvidenceAnswer(PickOneAnswer):
         question = self.question
         yield Static(tr("ui.evidence_figures", self.lang), classes="evidence-heading")
         labels = [Content(f"{plain(self.variant, f.label, self.lang).plain} · {cost_text(question, f, self.lang)}") for f in question.figures]
-        yield FigureList(labels, id="figures")
+        yield FigureList(labels, lang=self.lang, id="figures")
         yield Vertical(id="revealed")
         yield Static(tr("ui.evidence_name_fault", self.lang), classes="evidence-heading")
         yield LetteredOptions(
             [(letter(n), i, plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(shown(self.variant))],
+            lang=self.lang,
             id="choices",
         )
 

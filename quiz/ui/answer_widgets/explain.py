@@ -38,6 +38,7 @@ class ExplainAnswer(ChecklistAnswer):
         self.revealed = True
         rubric = LetteredChecklist(
             [(letter(n), str(n), plain(self.variant, point, self.lang)) for n, point in enumerate(EXPLAIN.question_of(self.variant).rubric)],
+            lang=self.lang,
             id="rubric",
         )
         await self.query_one("#explain-help").remove()

@@ -20,8 +20,41 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from quiz.locale.i18n import tr
+
 Choice = tuple[str, str, Content]
 """An option as shown: its letter, its id, and its label."""
+
+
+class CountedOptions(OptionList):
+    """An option list that says in its bottom border how many options lie below what it shows
+    ("3 more below"), updated as it scrolls or changes size: on "select all that apply" a hidden
+    option changes the answer, and a scroll bar's thumb is too small a cue."""
+
+    def __init__(self, *options: Option, lang: str, id: str | None = None) -> None:
+        super().__init__(*options, id=id)
+        self.lang = lang
+
+    @property
+    def below(self) -> int:
+        """How many options are not wholly shown below the visible rows."""
+        bottom = round(self.scroll_y) + self.scrollable_content_region.height  # the first line not shown
+        starts, heights = self._index_to_line, self._heights  # Textual's own line map of the options
+        return sum(1 for index in range(self.option_count) if starts.get(index, 0) + heights.get(index, 1) > bottom)
+
+    def count_below(self) -> None:
+        """Say how many options lie below, or nothing when every one is shown."""
+        hidden = self.below if self.scrollable_content_region.height else 0
+        text = tr("ui.more_below", self.lang, count=hidden) if hidden else ""
+        if self.border_subtitle != text:
+            self.border_subtitle = text
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.count_below()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.count_below)  # once the options' lines are laid out at the new width
 
 
 def hanging(mark: str, label: Content) -> Table:
@@ -38,7 +71,7 @@ def _letter_of(event: events.Key) -> str:
     return (event.character or "").lower()
 
 
-class LetteredOptions(OptionList):
+class LetteredOptions(CountedOptions):
     """Options that wrap, each behind a letter; the one chosen is marked ◉."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -54,10 +87,10 @@ class LetteredOptions(OptionList):
             self.option_id = option_id
             self.submit = submit
 
-    def __init__(self, choices: Sequence[Choice], *, id: str | None = None) -> None:
+    def __init__(self, choices: Sequence[Choice], *, lang: str, id: str | None = None) -> None:
         self.choices = list(choices)
         self.chosen: str | None = None
-        super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), id=id)
+        super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), lang=lang, id=id)
 
     def _prompt(self, choice: Choice) -> Table:
         letter, option_id, label = choice
@@ -88,7 +121,7 @@ class LetteredOptions(OptionList):
         self.post_message(self.Chosen(self.chosen, submit))
 
 
-class LetteredChecklist(OptionList):
+class LetteredChecklist(CountedOptions):
     """Tick boxes that wrap, each behind a letter; Enter submits what is ticked.
 
     An OptionList with the box drawn in each option's own text, like `LetteredOptions`' ◉:
@@ -107,11 +140,11 @@ class LetteredChecklist(OptionList):
     class SubmitRequested(Message):
         """The learner pressed Enter in the checklist."""
 
-    def __init__(self, choices: Sequence[Choice], *, id: str | None = None) -> None:
+    def __init__(self, choices: Sequence[Choice], *, lang: str, id: str | None = None) -> None:
         self.choices = list(choices)
         self.letters = [letter for letter, _, _ in choices]
         self.ticked: set[str] = set()
-        super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), id=id)
+        super().__init__(*(Option(self._prompt(choice), id=choice[1]) for choice in self.choices), lang=lang, id=id)
 
     @property
     def selected(self) -> list[str]:

@@ -18,6 +18,7 @@ class MultiAnswer(ChecklistAnswer):
     def compose(self) -> ComposeResult:
         yield LetteredChecklist(
             [(letter(n), i, plain(self.variant, o.text, self.lang)) for n, (i, o) in enumerate(shown(self.variant))],
+            lang=self.lang,
             id="options",
         )
 

@@ -19,6 +19,7 @@ class TrueFalseAnswer(PickOneAnswer):
     def compose(self) -> ComposeResult:
         yield LetteredOptions(
             [("t", "true", Content(tr("show.true", self.lang))), ("f", "false", Content(tr("show.false", self.lang)))],
+            lang=self.lang,
             id="truefalse",
         )
 

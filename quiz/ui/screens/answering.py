@@ -17,14 +17,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.css.query import DOMQuery
+from textual.css.scalar import Scalar
 from textual.reactive import Reactive, var
 from textual.widget import Widget
-from textual.widgets import Header, Static
+from textual.widgets import Header, OptionList, Static
 
 from quiz.answer_text import Invalid
 from quiz.base.collector import COLLECTOR
-from quiz.grading.result import Result
+from quiz.grading.result import Result, Verdict
 from quiz.locale.i18n import tr
 from quiz.types.registry import type_of
 from quiz.ui.answer_widgets.base import AnswerWidget
@@ -52,6 +54,8 @@ class AnsweringScreen(QuizScreen):
     # F-keys and ctrl combinations only: letters belong to the answer.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "ui.key_submit", priority=True),
+        # Once a code answer is graded, Ctrl+S runs its checks again, ungraded (`can_run_again`).
+        Binding("ctrl+s", "run_again", "ui.key_run_again", priority=True),
         # PageUp/PageDown scroll the question even while an option list has the focus.
         Binding("pageup", "scroll_question(-1)", "ui.key_page_up", show=False, priority=True),
         Binding("pagedown", "scroll_question(1)", "ui.key_page_down", show=False, priority=True),
@@ -125,6 +129,32 @@ class AnsweringScreen(QuizScreen):
             return frozenset()
         answers = self.answers()
         return answers.first().footer_omits(narrow) if answers else frozenset()  # the answer knows what its keys make redundant
+
+    def can_run_again(self) -> bool:
+        """The answer was graded (not given up) and its kind runs again: a code answer's checks."""
+        if not self.answered or self.too_small or self.query_one("#answer-dock").has_class("-given-up"):
+            return False
+        answers = self.answers()
+        return bool(answers) and answers.first().runs_again
+
+    @on(ScrollBody.Resized, "#question-body")
+    def _body_resized(self, event: ScrollBody.Resized) -> None:
+        event.stop()
+        self.fit_options()
+
+    def fit_options(self) -> None:
+        """An answer's option list takes the rows the question leaves empty, and gives back rows the
+        question lacks down to its third of the screen (33vh, its floor): no option hides while the
+        space above stands empty. One list only: an evidence answer's two keep a third each."""
+        areas = self.query("#answer-area")  # gone while the screen is taken down (see footer_omits)
+        lists = areas.first().query(OptionList) if areas else None
+        if lists is None or len(lists) != 1:
+            return
+        options = lists.first()
+        room = max(self.size.height // 3, options.outer_size.height + self.query_one("#question-body", ScrollBody).spare_rows)
+        # Stable: as the list grows or shrinks the body changes by as much the other way, and the room comes out the same.
+        if options.styles.max_height != Scalar.from_number(room):
+            options.styles.max_height = room
 
     def size_class_changed(self) -> None:
         # Back from too small: the answer takes the keys again (it lost the focus while hidden).
@@ -213,6 +243,24 @@ class AnsweringScreen(QuizScreen):
         event.stop()
         await self.run_action("submit")
 
+    def action_run_again(self) -> None:
+        if self.can_run_again():
+            self.answers().first().prepare()  # it posts Ran when done
+
+    @on(AnswerWidget.Ran)
+    async def _ran(self, event: AnswerWidget.Ran) -> None:
+        """Show a run after the graded answer above its feedback, replacing the run before it."""
+        event.stop()
+        area = self.query_one("#feedback-area")
+        await area.query_children("#code-run").remove()
+        run = Vertical(
+            Static(event.title, classes="section-title", markup=False),
+            Static(Content(event.text), id="code-run-checks"),
+            id="code-run",
+        )
+        await area.mount(run, before=0)
+        self.call_after_refresh(run.scroll_visible, top=True, animate=False)
+
     async def action_submit(self) -> None:
         if self.answered:
             return
@@ -260,6 +308,20 @@ class AnsweringScreen(QuizScreen):
         feedback = prepared[0]
         await self._showing_feedback(feedback, lambda: feedback.show_result(result, response))
         return feedback
+
+    async def show_reference(self, variant: Variant, result: Result) -> None:
+        """Once a question with a reference solution (a code task's) is passed or given up, show it
+        below the feedback, beside the candidate's code (unless they never changed the starter)."""
+        reference = type_of(variant.question).reference_solution(variant)
+        if reference is None or result.verdict not in (Verdict.CORRECT, Verdict.REVEALED):
+            return
+        from quiz.ui.widgets.code_compare import CodeComparison  # with the feedback: see _prepare_feedback
+
+        answers = self.answers()
+        yours = answers.first().typed() if answers else None
+        starter = type_of(variant.question).starter(variant)
+        shown = yours if yours and yours.strip() and yours.strip() != (starter or "").strip() else None
+        await self.query_one("#feedback-area").mount(CodeComparison(shown, reference, self.lang))
 
     async def _showing_feedback(self, feedback: FeedbackView, show: Callable[[], Awaitable[None]]) -> None:
         """Give the question's body the focus, then `show` puts `feedback` on screen; the answer is

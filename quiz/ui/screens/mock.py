@@ -96,6 +96,8 @@ class MockScreen(AnsweringScreen):
             return self.challenged
         if action == "submit":
             return not self.answered and not self.challenged
+        if action == "run_again":  # the first submission stays the graded one; later runs are practice
+            return self.can_run_again() and not self.session.finished
         if action == "next_question":
             return self.answered
         return True
@@ -157,6 +159,7 @@ class MockScreen(AnsweringScreen):
     async def _show_feedback(self, variant: Variant, result: Result, response: object) -> None:
         self.say("")
         await self.show_feedback(FeedbackView(variant, result, response, self.lang, self.feedback_basis))
+        await self.show_reference(variant, result)
         self.answered = True
         self.say(tr("mockapp.next_hint", self.lang))
 

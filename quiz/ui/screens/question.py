@@ -42,7 +42,9 @@ from quiz.variants.variant import Variant
 if TYPE_CHECKING:  # the help screen is imported when first opened
     from quiz.ui.screens.help import Section
 
-ANSWERING = frozenset({"submit", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy", "hold", "revise"})
+ANSWERING = frozenset(
+    {"submit", "run_again", "hint", "give_up", "reveal_model", "fresh_variant", "next_question", "more_worked", "easy", "hold", "revise"}
+)
 """Actions that act on the question, none of which run while the terminal is too small to show it."""
 
 
@@ -152,6 +154,8 @@ class QuestionScreen(AnsweringScreen):
             return False  # the challenge is met first
         if action in ("submit", "give_up"):
             return not self.answered
+        if action == "run_again":
+            return self.can_run_again()
         if action == "hint":
             return variant is not None and not self.answered and self.hints_shown < len(variant.question.hints)
         if action == "reveal_model":
@@ -334,6 +338,7 @@ class QuestionScreen(AnsweringScreen):
         self.query_one("#answer-dock").set_class(response is None, "-given-up")
         self.post_message(AttemptRecorded())
         feedback = await self.show_graded(variant, result, response)
+        await self.show_reference(variant, result)
         self.answered = True
         self.easy_offered = self.history is not None and self.history.can_mark_easy(self.session.last_attempt)
         self.more_worked = feedback.has_more

@@ -112,7 +112,7 @@ class FeedbackView(Vertical):
             if part == "feedback":
                 parts.append(Static(Content(text), classes="option-feedback"))
             else:
-                parts.append(Static(Content(_indented(text)), id=part))
+                parts.append(Static(Content(indented(text)), id=part))
         return parts
 
     async def show_result(self, result: Result, response: Any) -> None:
@@ -174,7 +174,7 @@ class FeedbackView(Vertical):
         self.call_after_refresh(title.scroll_visible, top=True, animate=False)
 
 
-def _indented(text: str) -> str:
+def indented(text: str) -> str:
     """`text` with each line's leading spaces made non-breaking: wrapping drops ordinary ones, and a
     code answer's checklist indents each check's evidence under it."""
     return "\n".join("\u00a0" * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in text.split("\n"))

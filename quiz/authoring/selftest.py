@@ -90,7 +90,7 @@ def self_test(compiled: CompiledQuestion, seeds: int = DEFAULT_SEEDS) -> list[Di
                 if exc.budget is not None:  # other seeds would spend as much: one is proof enough
                     return [*found.diagnostics(), _over_budget(question, seed)]
                 rejected += seed < VARIETY_SEEDS and exc.field == "constraints"
-                unservable += (exc.field or "").startswith("misconceptions.")
+                unservable += exc.mistaken is not None  # a mistake right on every draw (at it, or at the key it gives)
                 continue
             redrawn.update(set(variant.redrawn))
             trivial_seeds.update({guess[0] for guess in map(read_trivial_clash, variant.redrawn) if guess is not None})

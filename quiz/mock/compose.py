@@ -107,7 +107,10 @@ def _choose(ordered: Sequence[QuestionBase], bank: Bank, options: MockOptions) -
     shown: set[str] = set()  # the claims the chosen questions cite
     probed: set[str] = set()  # what the chosen questions' follow-ups may ask: left to them
 
-    def fits(question: QuestionBase, *, in_time: bool = True, new_ground: bool = True) -> bool:
+    def fits(question: QuestionBase, *, in_time: bool = True, new_ground: bool = True, apart: bool | None = None) -> bool:
+        """Whether `question` may be taken: within the count and (`in_time`) the minutes, apart from
+        what is chosen, on claims not yet shown (`new_ground`) and (`apart`, by default as
+        `new_ground`) neither asked by a chosen question's follow-ups nor asking a chosen one."""
         if question in chosen or (options.questions is not None and len(chosen) >= options.questions):
             return False
         if in_time and sum(q.time for q in chosen) + question.time > options.seconds:
@@ -117,7 +120,8 @@ def _choose(ordered: Sequence[QuestionBase], bank: Bank, options: MockOptions) -
             return False
         if any(_overlap(question, other) >= OVERLAP for other in chosen):
             return False
-        return not new_ground or (question.id not in probed and not _chain(bank, question) & {q.id for q in chosen})
+        apart_from_follow_ups = new_ground if apart is None else apart
+        return not apart_from_follow_ups or (question.id not in probed and not _chain(bank, question) & {q.id for q in chosen})
 
     def take(question: QuestionBase) -> None:
         chosen.append(question)
@@ -143,9 +147,11 @@ def _choose(ordered: Sequence[QuestionBase], bank: Bank, options: MockOptions) -
             if fits(question, new_ground=False):
                 take(question)
     if not chosen or (options.questions is not None and len(chosen) < options.questions):
-        for question in sorted(ordered, key=lambda q: q.time):  # the quickest, squeezed to fit
-            if fits(question, in_time=False, new_ground=False):
-                take(question)
+        # the quickest, squeezed to fit: apart from the follow-ups first, as a follow-up would ask it again
+        for apart in (True, False):
+            for question in sorted(ordered, key=lambda q: q.time):
+                if fits(question, in_time=False, new_ground=False, apart=apart):
+                    take(question)
     return chosen
 
 

@@ -83,12 +83,13 @@ def make_variant(
             what, fix = trivial
             raise _error(compiled, f"a trivial answer ({what}) grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; {fix}", "tolerance")
         if redrawn.count(most) == MAX_DRAWS and most not in apart:
-            raise _error(compiled, _key_is_a_mistake(compiled, most), "answer")
+            raise _error(compiled, _key_is_a_mistake(compiled, most), "answer", mistaken=most)
         raise _error(
             compiled,
             f"misconception {most} grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; "
             "draw the parameters, or add a constraint, so that it stays outside the tolerance of the answer",
             f"misconceptions.{most}",
+            mistaken=most,
         )
     raise _error(
         compiled,
@@ -158,12 +159,14 @@ def rebuild_variant(compiled: CompiledQuestion, seed: int, inputs: Mapping[str, 
         return _finish(compiled, seed, stored, _evaluate_derived(compiled, _as_values(stored), budget), budget)
 
 
-def _error(compiled: CompiledQuestion, message: str, field: str | None = None, cause: BaseException | None = None) -> VariantError:
-    """A VariantError at the question, naming the field at fault (`answer`, `params.s`, ...) and
-    the budget that ran out when `cause` is one."""
+def _error(
+    compiled: CompiledQuestion, message: str, field: str | None = None, cause: BaseException | None = None, mistaken: str | None = None
+) -> VariantError:
+    """A VariantError at the question, naming the field at fault (`answer`, `params.s`, ...), the
+    budget that ran out when `cause` is one, and the misconception right on every draw if that is why."""
     question = compiled.question
     budget = cause.budget if isinstance(cause, BudgetExceeded) else None
-    return VariantError(question.id, message, field, location=question.source, budget=budget)
+    return VariantError(question.id, message, field, location=question.source, budget=budget, mistaken=mistaken)
 
 
 @contextlib.contextmanager

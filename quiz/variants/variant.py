@@ -27,7 +27,14 @@ class VariantError(Exception):
     """
 
     def __init__(
-        self, question_id: str, message: str, field: str | None = None, *, location: Location | None = None, budget: str | None = None
+        self,
+        question_id: str,
+        message: str,
+        field: str | None = None,
+        *,
+        location: Location | None = None,
+        budget: str | None = None,
+        mistaken: str | None = None,
     ) -> None:
         super().__init__(f"{question_id}: {message}")
         self.question_id = question_id
@@ -37,6 +44,8 @@ class VariantError(Exception):
         self.location = location
         self.budget = budget
         """Which of the variant's budgets ran out ("time", "elements", "parameters"), if one did."""
+        self.mistaken = mistaken
+        """The misconception that graded as right on every draw, when that is why no variant could be made."""
 
     @property
     def located(self) -> str:

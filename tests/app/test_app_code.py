@@ -223,7 +223,7 @@ async def test_giving_up_while_checks_run_stops_them_and_shows_what_the_checks_e
         await settle(pilot)
         assert not app.screen.query_one(CodeEditorAnswer).running
         answer = text_of(app, "#answer-key")
-        assert answer.startswith("Answer: def causal_mask(L, S) that passes every check:\n\n- Output matches the engine")
+        assert answer.startswith("Answer:\ndef causal_mask(L, S) that passes every check:\n- Output matches the engine")
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import pytest
 from rich.cells import cell_len
 from textual import events
 from textual.command import CommandList, CommandPalette
-from textual.widgets import DataTable, Input, OptionList, Select, Static
+from textual.widgets import DataTable, Input, Label, OptionList, Select, Static
 
 from feedback_state import feedback_shown
 from fixture_bank import PACK, fixture_bank
@@ -377,6 +377,30 @@ async def test_order_steps_move_with_the_keys_the_footer_shows_and_enter_submits
             await pilot.press("home")
             await pilot.pause()
         assert widget.response() == tuple(range(len(order)))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert verdict(app).startswith("Correct")
+
+
+async def test_an_order_typed_as_the_steps_numbers_puts_the_list_in_that_order_and_enter_submits_it():
+    app = start("fx-order#1")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        widget = app.screen.query_one(OrderAnswer)
+        shown = list(widget.response())  # the items' indices as first shown, numbered 1, 2, ...
+        right = " ".join(str(shown.index(item) + 1) for item in range(len(shown)))  # the numbers in the right order
+        field = app.screen.query_one("#order-typed", Input)
+        field.value = "1 1"
+        await settle(pilot)
+        assert widget.response() == tuple(shown)  # half an order changes nothing, and says why
+        assert "once" in text_of(app, "#order-typed-note")
+        field.value = right
+        await settle(pilot)
+        assert widget.response() == tuple(range(len(shown)))
+        # each step keeps the number it was shown with, so the list reads as the numbers typed
+        labels = [str(item.query_one(Label).render()).split(".")[0] for item in app.screen.query("#order ListItem")]
+        assert " ".join(labels) == right
+        field.focus()
         await pilot.press("enter")
         await settle(pilot)
         assert verdict(app).startswith("Correct")

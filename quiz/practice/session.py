@@ -57,11 +57,22 @@ class PracticeSession:
     problems: list[str] = field(default_factory=list)
     """Questions skipped because they could not be compiled or drawn, for the screen to show."""
 
+    def _warm_up_first(self) -> None:
+        """Put the first question of the easiest level drawn at the front: a shuffled round starts
+        easy, as a mock interview does, and goes on in its shuffled order."""
+        questions = self.bank.questions
+        if self._order:
+            easiest = min(questions[i].difficulty for i in self._order)
+            first = next(i for i in self._order if questions[i].difficulty == easiest)
+            self._order.remove(first)
+            self._order.insert(0, first)
+
     def __post_init__(self) -> None:
         self._order = self.bank.select(self.selection)
         self._first_seed = self.bank.find(self.selection.key)[1] if self.selection.key else None
         if not self.selection.key and not self.selection.ids:  # a list of ids is asked in its order
             self.rng.shuffle(self._order)
+            self._warm_up_first()
         if not self._order:
             raise SelectionError("no_match")
         self._position = -1

@@ -174,3 +174,18 @@ def test_the_type_is_looked_up_once_per_question(monkeypatch):
     monkeypatch.setattr(practice_session, "type_of", lambda question: pytest.fail("looked up again"))
     session.submit(np.array([0.8808, 0.1192]))
     assert session.last_attempt is not None and session.last_attempt.verdict == "correct"
+
+
+def test_a_shuffled_round_starts_with_a_question_of_its_easiest_level_then_goes_on_shuffled():
+    everything = BANK.select(Selection())
+    easiest = min(BANK.questions[i].difficulty for i in everything)
+    firsts, seconds = set(), set()
+    for seed in range(40):
+        session = PracticeSession(BANK, Selection(), rng=random.Random(seed))
+        session.next_question()
+        assert session.variant.question.difficulty == easiest, seed
+        firsts.add(session.variant.question.id)
+        session.next_question()
+        seconds.add(session.variant.question.difficulty)
+    assert len(firsts) > 10  # a different warm-up on most days, not always the same question
+    assert len(seconds) > 1  # after it, the round is shuffled across the levels

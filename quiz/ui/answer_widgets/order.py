@@ -68,8 +68,8 @@ class OrderAnswer(AnswerWidget):
         """A whole order typed as the steps' numbers puts the list in that order at once."""
         event.stop()
         note = self.query_one("#order-typed-note", Static)
-        if not event.value.strip():
-            note.update("")
+        note.display = bool(event.value.strip())  # a row only while something is typed
+        if not note.display:
             return
         read = ORDER.read(self.variant, event.value)
         if isinstance(read, Invalid):

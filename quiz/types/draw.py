@@ -81,7 +81,8 @@ def make_variant(
         trivial = read_trivial_clash(most)
         if trivial is not None:
             what, fix = trivial
-            raise _error(compiled, f"a trivial answer ({what}) grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; {fix}", "tolerance")
+            message = f"a trivial answer ({what}) grades as right on {redrawn.count(most)} of {MAX_DRAWS} draws; {fix}"
+            raise _error(compiled, message, "tolerance", mistaken=most)
         if redrawn.count(most) == MAX_DRAWS and most not in apart:
             raise _error(compiled, _key_is_a_mistake(compiled, most), "answer", mistaken=most)
         raise _error(

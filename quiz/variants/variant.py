@@ -45,7 +45,8 @@ class VariantError(Exception):
         self.budget = budget
         """Which of the variant's budgets ran out ("time", "elements", "parameters"), if one did."""
         self.mistaken = mistaken
-        """The misconception that graded as right on every draw, when that is why no variant could be made."""
+        """The misconception (or trivial answer, as `QuestionType.clashes` names it) that graded as
+        right on every draw, when that is why no variant could be made."""
 
     @property
     def located(self) -> str:

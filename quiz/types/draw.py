@@ -12,7 +12,7 @@ import contextlib
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 import numpy as np
 
@@ -331,7 +331,8 @@ def _among(option: Any, excluded: list[Any]) -> bool:
     return _is_number(option) and any(_is_number(x) and option == x for x in excluded)
 
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    """A Python int or float, never a bool (True is no bound, no choice and no value to differ from)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -386,7 +387,7 @@ def _bound(compiled: CompiledQuestion, value: Any, what: str) -> int | float:
         value = value.item()
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not _is_number(value):
         raise _error(compiled, f"{what}: a bound must be a number, got {quoted(value)}", what)
     if not abs(value) <= MAX_BOUND:  # also false for nan; never converts a huge int to a float
         raise _error(compiled, f"{what}: a bound must be a finite number within ±10^15, got {quoted(value)}", what)
